@@ -1,0 +1,190 @@
+package nsreg
+
+import (
+	"context"
+	"fmt"
+	"hash/crc32"
+	"strconv"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/rocketgo/rocketgo/pkg/protocol"
+	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+)
+
+// Invoker sends one request to an address; *remoting.Client satisfies it.
+type Invoker interface {
+	Invoke(ctx context.Context, addr string, req *protocol.Command) (*protocol.Command, error)
+}
+
+// Options describe the broker being registered.
+type Options struct {
+	NamesrvAddrs []string
+	ClusterName  string
+	BrokerName   string
+	BrokerAddr   string // brokerIP1:listenPort
+	HAServerAddr string // brokerIP2:haListenPort
+	BrokerID     int64
+	// Period between registrations; clamped to 10–60 s as Java does. Default 30 s.
+	Period time.Duration
+	// Timeout of one registration. Default 24 s (registerBrokerTimeoutMills).
+	Timeout time.Duration
+	// Compressed sends the zlib body form (compressedRegister).
+	Compressed bool
+}
+
+// Result is what a nameserver answered to a registration.
+type Result struct {
+	NamesrvAddr  string
+	MasterAddr   string
+	HAServerAddr string
+}
+
+// Registrar owns the periodic registration goroutine.
+type Registrar struct {
+	opts     Options
+	client   Invoker
+	topics   func() body.TopicConfigSerializeWrapper
+	onResult func(Result)
+	lg       *zap.Logger
+
+	kick  chan struct{}
+	stopc chan struct{}
+	wg    sync.WaitGroup
+	once  sync.Once
+}
+
+// New returns a Registrar. topics snapshots the broker's topic table; onResult (may be nil) hears
+// every successful answer (a slave learns its master's address from it).
+func New(opts Options, client Invoker, topics func() body.TopicConfigSerializeWrapper, onResult func(Result), lg *zap.Logger) *Registrar {
+	if opts.Period <= 0 {
+		opts.Period = 30 * time.Second
+	}
+	opts.Period = min(max(opts.Period, 10*time.Second), 60*time.Second)
+	if opts.Timeout <= 0 {
+		opts.Timeout = 24 * time.Second
+	}
+	if lg == nil {
+		lg = zap.NewNop()
+	}
+	return &Registrar{opts: opts, client: client, topics: topics, onResult: onResult, lg: lg,
+		kick: make(chan struct{}, 1), stopc: make(chan struct{})}
+}
+
+// Start registers with every nameserver at once, then keeps doing so every period.
+func (r *Registrar) Start() {
+	r.RegisterAll()
+	r.wg.Add(1)
+	go r.loop()
+}
+
+func (r *Registrar) loop() {
+	defer r.wg.Done()
+	t := time.NewTicker(r.opts.Period)
+	defer t.Stop()
+	for {
+		select {
+		case <-r.stopc:
+			return
+		case <-t.C:
+		case <-r.kick:
+		}
+		r.RegisterAll()
+	}
+}
+
+// Trigger asks for a registration soon (after a topic was created or changed) without waiting.
+func (r *Registrar) Trigger() {
+	select {
+	case r.kick <- struct{}{}:
+	default:
+	}
+}
+
+// RegisterAll registers with every nameserver in parallel and waits for the answers.
+func (r *Registrar) RegisterAll() {
+	payload, err := r.encodeBody()
+	if err != nil {
+		r.lg.Error("register broker: encode topic table", zap.Error(err))
+		return
+	}
+	var wg sync.WaitGroup
+	for _, addr := range r.opts.NamesrvAddrs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := r.register(addr, payload)
+			if err != nil {
+				r.lg.Warn("register broker failed", zap.String("namesrv", addr), zap.Error(err))
+				return
+			}
+			if r.onResult != nil {
+				r.onResult(res)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func (r *Registrar) encodeBody() ([]byte, error) {
+	b := body.RegisterBrokerBody{TopicConfigSerializeWrapper: r.topics()}
+	return b.Encode(r.opts.Compressed)
+}
+
+func (r *Registrar) identity() map[string]string {
+	return map[string]string{
+		"brokerName":  r.opts.BrokerName,
+		"brokerAddr":  r.opts.BrokerAddr,
+		"clusterName": r.opts.ClusterName,
+		"brokerId":    strconv.FormatInt(r.opts.BrokerID, 10),
+	}
+}
+
+func (r *Registrar) register(addr string, payload []byte) (Result, error) {
+	ext := r.identity()
+	ext["haServerAddr"] = r.opts.HAServerAddr
+	ext["compressed"] = strconv.FormatBool(r.opts.Compressed)
+	ext["bodyCrc32"] = strconv.FormatUint(uint64(crc32.ChecksumIEEE(payload)&0x7FFFFFFF), 10)
+	req := protocol.NewRequest(protocol.RegisterBroker, ext, payload)
+	ctx, cancel := context.WithTimeout(context.Background(), r.opts.Timeout)
+	defer cancel()
+	resp, err := r.client.Invoke(ctx, addr, req)
+	if err != nil {
+		return Result{}, err
+	}
+	if resp.Code != int16(protocol.Success) {
+		return Result{}, fmt.Errorf("nsreg: %s answered %d: %s", addr, resp.Code, resp.Remark)
+	}
+	return Result{NamesrvAddr: addr, MasterAddr: resp.ExtFields["masterAddr"], HAServerAddr: resp.ExtFields["haServerAddr"]}, nil
+}
+
+// Close stops the loop and unregisters from every nameserver. It is idempotent.
+func (r *Registrar) Close() {
+	r.once.Do(func() {
+		close(r.stopc)
+		r.wg.Wait()
+		r.unregisterAll()
+	})
+}
+
+func (r *Registrar) unregisterAll() {
+	var wg sync.WaitGroup
+	for _, addr := range r.opts.NamesrvAddrs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+			defer cancel()
+			resp, err := r.client.Invoke(ctx, addr, protocol.NewRequest(protocol.UnregisterBroker, r.identity(), nil))
+			if err == nil && resp.Code != int16(protocol.Success) {
+				err = fmt.Errorf("answered %d: %s", resp.Code, resp.Remark)
+			}
+			if err != nil {
+				r.lg.Warn("unregister broker failed", zap.String("namesrv", addr), zap.Error(err))
+			}
+		}()
+	}
+	wg.Wait()
+}
