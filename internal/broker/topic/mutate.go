@@ -1,0 +1,201 @@
+package topic
+
+import (
+	"fmt"
+
+	"go.uber.org/zap"
+
+	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+)
+
+// Put creates or replaces a topic (UPDATE_AND_CREATE_TOPIC) and persists the table.
+func (m *Manager) Put(tc body.TopicConfig) error {
+	if err := ValidateTopic(tc.TopicName); err != nil {
+		return err
+	}
+	if tc.TopicFilterType == "" {
+		tc.TopicFilterType = body.SingleTag
+	}
+	m.mu.Lock()
+	m.mu.topics[tc.TopicName] = tc
+	data, seq, err := m.changedLocked()
+	m.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	m.lg.Info("topic updated", zap.String("topic", tc.TopicName), zap.Int("perm", tc.Perm),
+		zap.Int("readQueueNums", tc.ReadQueueNums), zap.Int("writeQueueNums", tc.WriteQueueNums))
+	perr := m.persist(data, seq)
+	m.notify(Change{Topic: tc})
+	return perr
+}
+
+// Delete removes a topic and persists the table. It reports whether the topic existed.
+func (m *Manager) Delete(topic string) (bool, error) {
+	m.mu.Lock()
+	tc, ok := m.mu.topics[topic]
+	if !ok {
+		m.mu.Unlock()
+		return false, nil
+	}
+	delete(m.mu.topics, topic)
+	data, seq, err := m.changedLocked()
+	m.mu.Unlock()
+	if err != nil {
+		return true, err
+	}
+	m.lg.Info("topic deleted", zap.String("topic", topic))
+	perr := m.persist(data, seq)
+	m.notify(Change{Topic: tc, Deleted: true})
+	return true, perr
+}
+
+// CreateTopicInSendMessage returns the topic's config, creating it from defaultTopic when it does
+// not exist (Java createTopicInSendMessageMethod). Creation needs defaultTopic to exist with the
+// inherit bit; the new topic gets min(clientQueueNums, default's write queues) queues, the
+// default's perm without inherit, and sysFlag. ok is false when the topic neither exists nor can
+// be created; the caller answers TOPIC_NOT_EXIST.
+func (m *Manager) CreateTopicInSendMessage(topic, defaultTopic string, clientQueueNums, sysFlag int) (tc body.TopicConfig, ok bool) {
+	m.mu.Lock()
+	if tc, ok := m.mu.topics[topic]; ok {
+		m.mu.Unlock()
+		return tc, true
+	}
+	def, found := m.mu.topics[defaultTopic]
+	if !found {
+		m.mu.Unlock()
+		m.lg.Warn("cannot create topic: default topic does not exist",
+			zap.String("topic", topic), zap.String("defaultTopic", defaultTopic))
+		return body.TopicConfig{}, false
+	}
+	perm := def.Perm
+	if defaultTopic == AutoCreateTopicKey && !m.opts.AutoCreateTopicEnable {
+		perm = body.PermRead | body.PermWrite // TBW102 left in topics.json no longer inherits
+	}
+	if perm&body.PermInherit == 0 {
+		m.mu.Unlock()
+		m.lg.Warn("cannot create topic: default topic is not inheritable",
+			zap.String("topic", topic), zap.String("defaultTopic", defaultTopic), zap.Int("perm", perm))
+		return body.TopicConfig{}, false
+	}
+	queues := max(min(clientQueueNums, def.WriteQueueNums), 0)
+	tc = body.NewTopicConfig(topic)
+	tc.ReadQueueNums, tc.WriteQueueNums = queues, queues
+	tc.Perm = perm &^ body.PermInherit
+	tc.TopicSysFlag = sysFlag
+	tc.TopicFilterType = def.TopicFilterType
+	m.createLocked(tc, "send")
+	return tc, true
+}
+
+// CreateTopicInSendMessageBack returns the topic's config, creating it with the given queues,
+// perm and sysFlag when it does not exist (Java createTopicInSendMessageBackMethod; %RETRY% and
+// %DLQ% topics use 1 queue, RW).
+func (m *Manager) CreateTopicInSendMessageBack(topic string, queueNums, perm, sysFlag int) body.TopicConfig {
+	m.mu.Lock()
+	if tc, ok := m.mu.topics[topic]; ok {
+		m.mu.Unlock()
+		return tc
+	}
+	tc := body.NewTopicConfig(topic)
+	tc.ReadQueueNums, tc.WriteQueueNums = queueNums, queueNums
+	tc.Perm = perm
+	tc.TopicSysFlag = sysFlag
+	m.createLocked(tc, "send back")
+	return tc
+}
+
+// CreateTopicIfAbsent returns the existing config of tc's topic, or creates tc. created reports
+// which happened.
+func (m *Manager) CreateTopicIfAbsent(tc body.TopicConfig) (got body.TopicConfig, created bool) {
+	m.mu.Lock()
+	if old, ok := m.mu.topics[tc.TopicName]; ok {
+		m.mu.Unlock()
+		return old, false
+	}
+	if tc.TopicFilterType == "" {
+		tc.TopicFilterType = body.SingleTag
+	}
+	m.createLocked(tc, "if absent")
+	return tc, true
+}
+
+// createLocked adds tc, unlocks, persists and notifies. A persist failure is logged: the topic
+// exists in memory and the next change retries the write, as in Java.
+// REQUIRES: m.mu held for writing; it is released on return.
+func (m *Manager) createLocked(tc body.TopicConfig, why string) {
+	m.mu.topics[tc.TopicName] = tc
+	data, seq, err := m.changedLocked()
+	m.mu.Unlock()
+	m.lg.Info("topic created", zap.String("topic", tc.TopicName), zap.String("by", why),
+		zap.Int("queueNums", tc.WriteQueueNums), zap.Int("perm", tc.Perm))
+	if err == nil {
+		err = m.persist(data, seq)
+	}
+	if err != nil {
+		m.lg.Error("persist topics", zap.Error(err))
+	}
+	m.notify(Change{Topic: tc})
+}
+
+// UpdateOrderTopicConfig marks as ordered the existing topics named in orderTopics (the
+// ORDER_TOPIC_CONFIG KV table from the name server). It never clears the flag, as in Java.
+func (m *Manager) UpdateOrderTopicConfig(orderTopics map[string]string) error {
+	m.mu.Lock()
+	changed := false
+	for name := range orderTopics {
+		if tc, ok := m.mu.topics[name]; ok && !tc.Order {
+			tc.Order = true
+			m.mu.topics[name] = tc
+			changed = true
+		}
+	}
+	if !changed {
+		m.mu.Unlock()
+		return nil
+	}
+	data, seq, err := m.changedLocked()
+	m.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return m.persist(data, seq)
+}
+
+// changedLocked bumps the DataVersion and returns the file content for this change.
+// REQUIRES: m.mu held for writing.
+func (m *Manager) changedLocked() ([]byte, uint64, error) {
+	m.mu.version = m.mu.version.Next(m.opts.Now())
+	m.mu.seq++
+	data, err := body.MarshalIndent(m.wrapperLocked())
+	if err != nil {
+		return nil, 0, fmt.Errorf("topic: encode: %w", err)
+	}
+	return data, m.mu.seq, nil
+}
+
+// Persist writes the current table to topics.json.
+func (m *Manager) Persist() error {
+	m.mu.Lock()
+	m.mu.seq++
+	seq := m.mu.seq
+	data, err := body.MarshalIndent(m.wrapperLocked())
+	m.mu.Unlock()
+	if err != nil {
+		return fmt.Errorf("topic: encode: %w", err)
+	}
+	return m.persist(data, seq)
+}
+
+func (m *Manager) persist(data []byte, seq uint64) error {
+	if err := m.file.Write(data, seq); err != nil {
+		return fmt.Errorf("topic: persist: %w", err)
+	}
+	return nil
+}
+
+func (m *Manager) notify(c Change) {
+	if m.opts.OnChange != nil {
+		m.opts.OnChange(c)
+	}
+}

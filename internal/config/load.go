@@ -1,0 +1,350 @@
+package config
+
+import (
+	"bytes"
+	"encoding"
+	"errors"
+	"fmt"
+	"os"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/viper"
+	"go.uber.org/zap"
+)
+
+// ValueError is a key whose value cannot be used. Start-up stops on it.
+type ValueError struct {
+	Key    string // the Java key as RocketMQ spells it
+	Value  string
+	Source string // "broker.conf:12", "command line", "env NAMESRV_ADDR"; empty from Validate
+	Reason string
+}
+
+func (e *ValueError) Error() string {
+	if e.Source == "" {
+		return fmt.Sprintf("config: %s=%q: %s", e.Key, e.Value, e.Reason)
+	}
+	return fmt.Sprintf("config: %s: %s=%q: %s", e.Source, e.Key, e.Value, e.Reason)
+}
+
+// field is one key of a schema struct.
+type field struct {
+	key   string // Java spelling, from the mapstructure tag
+	index int    // struct field index
+	check string // check tag
+}
+
+// schema maps keys, matched case-insensitively, to the fields of a config struct.
+type schema struct {
+	fields  []field          // sorted by key
+	byLower map[string]field // lower-case key → field
+	aliases map[string]field // lower-case old spelling → field
+	known   map[string]bool  // lower-case RocketMQ keys this implementation ignores
+}
+
+func newSchema(t reflect.Type, aliases map[string]string, javaKeys []string) *schema {
+	s := &schema{byLower: map[string]field{}, aliases: map[string]field{}, known: map[string]bool{}}
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		key := sf.Tag.Get("mapstructure")
+		if key == "" {
+			continue
+		}
+		f := field{key: key, index: i, check: sf.Tag.Get("check")}
+		s.fields = append(s.fields, f)
+		s.byLower[strings.ToLower(key)] = f
+	}
+	sort.Slice(s.fields, func(i, j int) bool { return s.fields[i].key < s.fields[j].key })
+	for old, key := range aliases {
+		s.aliases[strings.ToLower(old)] = s.byLower[strings.ToLower(key)]
+	}
+	for _, k := range javaKeys {
+		lk := strings.ToLower(k)
+		if _, ok := s.byLower[lk]; !ok {
+			s.known[lk] = true
+		}
+	}
+	return s
+}
+
+// propertiesCodec is the viper codec for Java-properties files (viper ≥ 1.20 ships none). It
+// keeps what it parsed so that warnings and errors can name the key as written and its line.
+type propertiesCodec struct {
+	seen   map[string]Property // lower-case key → last occurrence
+	broken []Property          // keys viper cannot hold (empty, or with the key delimiter)
+}
+
+const keyDelimiter = "\x00" // keys are flat; no RocketMQ key nests
+
+func (c *propertiesCodec) Decode(b []byte, out map[string]any) error {
+	props, err := ParseProperties(b)
+	if err != nil {
+		return err
+	}
+	c.seen = map[string]Property{}
+	for _, p := range props {
+		if p.Key == "" || strings.Contains(p.Key, keyDelimiter) {
+			c.broken = append(c.broken, p)
+			continue
+		}
+		lk := strings.ToLower(p.Key)
+		c.seen[lk] = p
+		out[lk] = p.Value
+	}
+	return nil
+}
+
+func (c *propertiesCodec) Encode(m map[string]any) ([]byte, error) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b bytes.Buffer
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%s=%s\n", escapeProperty(k, true), escapeProperty(fmt.Sprint(m[k]), false))
+	}
+	return b.Bytes(), nil
+}
+
+// escapeProperty escapes s for a properties file, as Java's Properties.store does for ASCII.
+func escapeProperty(s string, isKey bool) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\\', '=', ':', '#', '!':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\f':
+			b.WriteString(`\f`)
+		case ' ':
+			if isKey || i == 0 {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(' ')
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// loader binds one file plus overrides onto a config struct.
+type loader struct {
+	sch        *schema
+	path       string
+	overrides  map[string]string // from the command line; they win over the file
+	defaults   map[string]string // lower-case key → value used when neither file nor override sets it
+	defaultSrc map[string]string // lower-case key → where that default came from
+	lg         *zap.Logger
+}
+
+// load fills dst (a pointer to a struct already holding the built-in defaults). It returns the
+// lower-case keys that were set, and every bad value joined into one error.
+func (l *loader) load(dst any) (map[string]bool, error) {
+	codec := &propertiesCodec{}
+	reg := viper.NewCodecRegistry()
+	if err := reg.RegisterCodec("properties", codec); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	v := viper.NewWithOptions(viper.WithCodecRegistry(reg), viper.KeyDelimiter(keyDelimiter))
+	v.SetConfigType("properties")
+	if l.path != "" {
+		data, err := os.ReadFile(l.path)
+		if err != nil {
+			return nil, fmt.Errorf("config: read %w", err)
+		}
+		if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
+			return nil, fmt.Errorf("config: %s: %w", l.path, err)
+		}
+	}
+	for k, val := range l.defaults {
+		v.SetDefault(k, val)
+	}
+	var errs []error
+	for k, val := range l.overrides {
+		_, known := l.sch.byLower[strings.ToLower(k)]
+		if _, old := l.sch.aliases[strings.ToLower(k)]; !known && !old {
+			errs = append(errs, fmt.Errorf("config: command line: unknown key %q", k))
+			continue
+		}
+		v.Set(k, val)
+	}
+	for _, p := range codec.broken {
+		l.lg.Warn("config: unusable key ignored", zap.String("key", p.Key), zap.String("source", l.at(p.Line)))
+	}
+
+	// Old spellings first, so that the current spelling wins when a file has both.
+	keys := v.AllKeys()
+	sort.Slice(keys, func(i, j int) bool {
+		_, ai := l.sch.aliases[keys[i]]
+		_, aj := l.sch.aliases[keys[j]]
+		if ai != aj {
+			return ai
+		}
+		return keys[i] < keys[j]
+	})
+	set := map[string]bool{}
+	rv := reflect.ValueOf(dst).Elem()
+	for _, lk := range keys {
+		written, source := l.origin(lk, codec)
+		f, ok := l.sch.byLower[lk]
+		if !ok {
+			f, ok = l.sch.aliases[lk]
+		}
+		if !ok {
+			msg := "config: unknown key ignored"
+			if l.sch.known[lk] {
+				msg = "config: RocketMQ key not supported by this implementation, ignored"
+			}
+			l.lg.Warn(msg, zap.String("key", written), zap.String("source", source))
+			continue
+		}
+		raw := fmt.Sprint(v.Get(lk))
+		if err := setField(rv.Field(f.index), raw); err != nil {
+			errs = append(errs, &ValueError{Key: f.key, Value: raw, Source: source, Reason: err.Error()})
+			continue
+		}
+		set[strings.ToLower(f.key)] = true
+	}
+	return set, errors.Join(errs...)
+}
+
+// origin returns the key as written and where its effective value came from.
+func (l *loader) origin(lk string, codec *propertiesCodec) (string, string) {
+	for k := range l.overrides {
+		if strings.ToLower(k) == lk {
+			return k, "command line"
+		}
+	}
+	if p, ok := codec.seen[lk]; ok {
+		return p.Key, l.at(p.Line)
+	}
+	if f, ok := l.sch.byLower[lk]; ok {
+		return f.key, l.defaultSrc[lk]
+	}
+	return lk, l.defaultSrc[lk]
+}
+
+func (l *loader) at(line int) string { return l.path + ":" + strconv.Itoa(line) }
+
+// setField parses raw into fv according to its type. Surrounding white space is ignored.
+func setField(fv reflect.Value, raw string) error {
+	s := strings.TrimSpace(raw)
+	if u, ok := fv.Addr().Interface().(encoding.TextUnmarshaler); ok {
+		return u.UnmarshalText([]byte(s))
+	}
+	switch fv.Kind() {
+	case reflect.String:
+		fv.SetString(s)
+	case reflect.Bool:
+		b, err := parseBool(s)
+		if err != nil {
+			return err
+		}
+		fv.SetBool(b)
+	case reflect.Int, reflect.Int64:
+		bits := 64
+		if fv.Kind() == reflect.Int {
+			bits = 32 // a Java int
+		}
+		n, err := strconv.ParseInt(s, 10, bits)
+		if err != nil {
+			if errors.Is(err, strconv.ErrRange) {
+				return fmt.Errorf("out of range for a %d-bit integer", bits)
+			}
+			return errors.New("want a whole number")
+		}
+		fv.SetInt(n)
+	default:
+		return fmt.Errorf("unsupported field type %s", fv.Type())
+	}
+	return nil
+}
+
+func parseBool(s string) (bool, error) {
+	switch {
+	case strings.EqualFold(s, "true"):
+		return true, nil
+	case strings.EqualFold(s, "false"):
+		return false, nil
+	}
+	if b, err := strconv.ParseBool(s); err == nil {
+		return b, nil
+	}
+	return false, errors.New("want true or false")
+}
+
+// checkFields applies the check tags and the non-negative rule to every numeric field of v.
+func checkFields(sch *schema, v reflect.Value) []error {
+	var errs []error
+	for _, f := range sch.fields {
+		fv := v.Field(f.index)
+		if fv.Kind() != reflect.Int && fv.Kind() != reflect.Int64 {
+			continue
+		}
+		n := fv.Int()
+		reason := ""
+		switch f.check {
+		case "pos":
+			if n <= 0 {
+				reason = "must be greater than 0"
+			}
+		case "port":
+			if n < 0 || n > 65535 {
+				reason = "want a port 0-65535"
+			}
+		case "pct":
+			if n < 0 || n > 100 {
+				reason = "want a percentage 0-100"
+			}
+		default:
+			if n < 0 {
+				reason = "must not be negative"
+			}
+		}
+		if reason != "" {
+			errs = append(errs, &ValueError{Key: f.key, Value: strconv.FormatInt(n, 10), Reason: reason})
+		}
+	}
+	return errs
+}
+
+// Field is one key of an effective configuration.
+type Field struct {
+	Key   string
+	Value string
+}
+
+// fieldsOf lists every key of v with its value, sorted by key.
+func fieldsOf(sch *schema, v reflect.Value) []Field {
+	out := make([]Field, 0, len(sch.fields))
+	for _, f := range sch.fields {
+		out = append(out, Field{Key: f.key, Value: fmt.Sprint(v.Field(f.index).Interface())})
+	}
+	return out
+}
+
+func zapFields(fs []Field) []zap.Field {
+	out := make([]zap.Field, len(fs))
+	for i, f := range fs {
+		out[i] = zap.String(f.Key, f.Value)
+	}
+	return out
+}
+
+func orNop(lg *zap.Logger) *zap.Logger {
+	if lg == nil {
+		return zap.NewNop()
+	}
+	return lg
+}

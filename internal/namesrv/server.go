@@ -1,0 +1,232 @@
+package namesrv
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"go.uber.org/zap"
+
+	"github.com/rocketgo/rocketgo/internal/remoting"
+)
+
+// Options configure a Server. Start from DefaultOptions; the config package maps namesrv.conf
+// onto these fields.
+type Options struct {
+	// ListenAddr is "host:port"; ":0" picks a free port.
+	ListenAddr string
+	// KVConfigPath is kvConfig.json.
+	KVConfigPath string
+	// ScanNotActiveBrokerInterval is how often expired brokers are dropped.
+	ScanNotActiveBrokerInterval time.Duration
+	// BrokerChannelExpiredTime is how long a broker stays without re-registering.
+	BrokerChannelExpiredTime time.Duration
+	// IdleTimeout closes connections silent this long (serverChannelMaxIdleTimeSeconds); 0 never.
+	IdleTimeout time.Duration
+	// OrderMessageEnable adds orderTopicConf (KV namespace ORDER_TOPIC_CONFIG) to routes.
+	OrderMessageEnable bool
+	// ReturnOrderTopicConfigToBroker answers REGISTER_BROKER with the ORDER_TOPIC_CONFIG table.
+	ReturnOrderTopicConfigToBroker bool
+	// EnableAllTopicList allows GET_ALL_TOPIC_LIST_FROM_NAMESERVER; EnableTopicList
+	// GET_TOPICS_BY_CLUSTER.
+	EnableAllTopicList bool
+	EnableTopicList    bool
+	// NeedWaitForService refuses routes for WaitForService after start, giving brokers time to
+	// register.
+	NeedWaitForService bool
+	WaitForService     time.Duration
+	// DeleteTopicWithBrokerRegistration: see RouteOptions.
+	DeleteTopicWithBrokerRegistration bool
+	// MaxConcurrentRequests bounds requests in flight; 0 means remoting's default.
+	MaxConcurrentRequests int
+	// Observe, if set, is called for every response written (request code, response code,
+	// latency); the caller wires it to the RPC metrics.
+	Observe func(code, respCode int16, d time.Duration)
+	// MetricLabels are constant labels on the name server's own gauges.
+	MetricLabels map[string]string
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// DefaultOptions returns Java's name server defaults.
+func DefaultOptions() Options {
+	home, _ := os.UserHomeDir()
+	return Options{
+		ListenAddr:                     ":9876",
+		KVConfigPath:                   filepath.Join(home, "namesrv", "kvConfig.json"),
+		ScanNotActiveBrokerInterval:    5 * time.Second,
+		BrokerChannelExpiredTime:       DefaultBrokerChannelExpiredTime,
+		IdleTimeout:                    120 * time.Second,
+		ReturnOrderTopicConfigToBroker: true,
+		EnableAllTopicList:             true,
+		EnableTopicList:                true,
+		WaitForService:                 45 * time.Second,
+	}
+}
+
+// Server is a RocketMQ name server: the route table, the KV store, their request handlers on a
+// remoting server, and the goroutine that drops brokers which stopped registering.
+type Server struct {
+	opts   Options
+	lg     *zap.Logger
+	routes *RouteInfoManager
+	kv     *KVConfig
+	proc   *processor
+	srv    *remoting.Server
+
+	closeOnce sync.Once
+	stop      chan struct{}
+	wg        sync.WaitGroup
+	mu        sync.Mutex
+	started   bool
+	closed    bool
+}
+
+// New loads the KV store and prepares the server; Start listens. reg may be nil.
+func New(opts Options, lg *zap.Logger, reg prometheus.Registerer) (*Server, error) {
+	if lg == nil {
+		lg = zap.NewNop()
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.ScanNotActiveBrokerInterval <= 0 {
+		opts.ScanNotActiveBrokerInterval = 5 * time.Second
+	}
+	if opts.KVConfigPath == "" {
+		return nil, errors.New("namesrv: KVConfigPath is empty")
+	}
+	kv, err := NewKVConfig(opts.KVConfigPath, lg)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{
+		opts: opts,
+		lg:   lg,
+		kv:   kv,
+		routes: NewRouteInfoManager(RouteOptions{
+			BrokerChannelExpiredTime:          opts.BrokerChannelExpiredTime,
+			DeleteTopicWithBrokerRegistration: opts.DeleteTopicWithBrokerRegistration,
+			Now:                               opts.Now,
+		}),
+		stop: make(chan struct{}),
+	}
+	s.proc = &processor{opts: opts, lg: lg, routes: s.routes, kv: kv}
+	s.srv = remoting.NewServer(remoting.ServerOptions{
+		Addr:                  opts.ListenAddr,
+		MaxConcurrentRequests: opts.MaxConcurrentRequests,
+		IdleTimeout:           opts.IdleTimeout,
+		OnDisconnect:          s.onDisconnect,
+		Observe:               opts.Observe,
+	}, lg)
+	for code, fn := range s.proc.handlers() {
+		s.srv.Handle(int16(code), s.proc.serve(code, fn))
+	}
+	if err := s.registerMetrics(reg); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Server) registerMetrics(reg prometheus.Registerer) error {
+	if reg == nil {
+		return nil
+	}
+	for _, g := range []prometheus.Collector{
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "rocketgo_namesrv_live_brokers", Help: "Broker addresses registered with the name server.",
+			ConstLabels: s.opts.MetricLabels,
+		}, func() float64 { return float64(s.routes.LiveBrokers()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "rocketgo_namesrv_topics", Help: "Topics with a route on the name server.",
+			ConstLabels: s.opts.MetricLabels,
+		}, func() float64 { return float64(s.routes.TopicCount()) }),
+	} {
+		if err := reg.Register(g); err != nil {
+			return fmt.Errorf("namesrv: register metrics: %w", err)
+		}
+	}
+	return nil
+}
+
+// Routes returns the route table (for tests and tools).
+func (s *Server) Routes() *RouteInfoManager { return s.routes }
+
+// KV returns the KV store.
+func (s *Server) KV() *KVConfig { return s.kv }
+
+// Start listens and starts the liveness scanner.
+func (s *Server) Start() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errors.New("namesrv: server closed")
+	}
+	if s.started {
+		return errors.New("namesrv: already started")
+	}
+	s.proc.startedAt = s.opts.Now()
+	if err := s.srv.Start(); err != nil {
+		return fmt.Errorf("namesrv: listen %s: %w", s.opts.ListenAddr, err)
+	}
+	s.started = true
+	s.wg.Add(1)
+	go s.scanLoop()
+	s.lg.Info("name server started", zap.Stringer("addr", s.srv.Addr()))
+	return nil
+}
+
+// Addr is the listening address, nil before Start.
+func (s *Server) Addr() net.Addr { return s.srv.Addr() }
+
+// Close stops the scanner and the remoting server and waits for them. It is idempotent.
+func (s *Server) Close() error {
+	var err error
+	s.closeOnce.Do(func() {
+		s.mu.Lock()
+		s.closed = true
+		s.mu.Unlock()
+		close(s.stop)
+		s.wg.Wait()
+		err = s.srv.Close()
+		s.lg.Info("name server stopped")
+	})
+	return err
+}
+
+func (s *Server) scanLoop() {
+	defer s.wg.Done()
+	t := time.NewTicker(s.opts.ScanNotActiveBrokerInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-t.C:
+			s.ScanNotActiveBrokers()
+		}
+	}
+}
+
+// ScanNotActiveBrokers drops the brokers that stopped registering and closes their connections.
+// The scanner goroutine calls it every ScanNotActiveBrokerInterval.
+func (s *Server) ScanNotActiveBrokers() {
+	for _, e := range s.routes.ScanNotActiveBrokers() {
+		s.lg.Warn("broker expired", zap.String("brokerAddr", e.BrokerAddr), zap.Time("lastUpdate", e.LastUpdate))
+		if c, ok := e.Conn.(*remoting.Conn); ok && c != nil {
+			_ = c.Close()
+		}
+	}
+}
+
+func (s *Server) onDisconnect(c *remoting.Conn) {
+	for _, addr := range s.routes.OnConnectionClose(c) {
+		s.lg.Info("broker connection closed, broker removed", zap.String("brokerAddr", addr),
+			zap.String("remote", c.RemoteAddr()))
+	}
+}

@@ -1,0 +1,92 @@
+package remoting
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/rocketgo/rocketgo/pkg/protocol"
+)
+
+// dispatcher runs requests from peers: one goroutine per request, bounded
+// by sem, tracked by wg.
+type dispatcher struct {
+	lg       *zap.Logger
+	handlers map[int16]Handler // read-only once serving starts
+	fallback Handler           // for codes without a handler; nil: not supported
+	sem      chan struct{}
+	wg       *sync.WaitGroup
+	observe  func(code, respCode int16, d time.Duration)
+}
+
+// goFunc runs f in a goroutine its owner waits for on Close.
+func (d *dispatcher) goFunc(f func()) {
+	d.wg.Add(1)
+	go func() {
+		defer d.wg.Done()
+		f()
+	}()
+}
+
+// dispatch starts serving req; it never blocks the reader.
+func (d *dispatcher) dispatch(c *Conn, req *protocol.Command) {
+	start := time.Now()
+	h := d.handlers[req.Code]
+	if h == nil {
+		h = d.fallback
+	}
+	if h == nil {
+		c.lg.Debug("request code not supported", zap.Int16("code", req.Code))
+		c.answer(requestInfo(req, start), req.Opaque,
+			protocol.NewResponse(req, protocol.RequestCodeNotSupported, notSupportedRemark(req.Code)))
+		return
+	}
+	select {
+	case d.sem <- struct{}{}:
+	default:
+		c.lg.Warn("too many requests in flight, answering SYSTEM_BUSY",
+			zap.Int16("code", req.Code), zap.Int("limit", cap(d.sem)))
+		c.answer(requestInfo(req, start), req.Opaque, protocol.NewResponse(req, protocol.SystemBusy, overloadRemark))
+		return
+	}
+	c.beginRequest(req, start)
+	d.wg.Add(1)
+	go d.serve(c, h, req)
+}
+
+func (d *dispatcher) serve(c *Conn, h Handler, req *protocol.Command) {
+	defer d.wg.Done()
+	resp := d.call(c, h, req)
+	<-d.sem
+	if resp == nil {
+		return // answered later through WriteResponse
+	}
+	if info, ok := c.endRequest(req.Opaque); ok {
+		c.answer(info, req.Opaque, resp)
+	} else {
+		release(resp) // answered already, or the connection closed
+	}
+}
+
+// call runs the handler; a panic becomes a SYSTEM_ERROR response.
+func (d *dispatcher) call(c *Conn, h Handler, req *protocol.Command) (resp *protocol.Command) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.lg.Error("handler panicked", zap.Stringer("code", protocol.RequestCode(req.Code)),
+				zap.Any("panic", r), zap.Stack("stack"))
+			resp = protocol.NewResponse(req, protocol.SystemError, fmt.Sprint(r))
+		}
+	}()
+	return h.Serve(c.ctx, c, req)
+}
+
+// ctxOrTimeout returns ctx, with timeout applied if ctx has no deadline.
+func ctxOrTimeout(ctx context.Context, timeout time.Duration) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok || timeout <= 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, timeout)
+}

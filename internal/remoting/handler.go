@@ -1,0 +1,45 @@
+package remoting
+
+import (
+	"context"
+	"errors"
+	"strconv"
+
+	"github.com/rocketgo/rocketgo/pkg/protocol"
+)
+
+// Handler answers requests.
+type Handler interface {
+	// Serve answers req. A nil return writes nothing now; the handler (or
+	// whoever it handed the request to, e.g. long polling) later calls
+	// c.WriteResponse. Answers to oneway requests are dropped. ctx is done
+	// when the connection closes.
+	Serve(ctx context.Context, c *Conn, req *protocol.Command) *protocol.Command
+}
+
+// HandlerFunc adapts a function to Handler.
+type HandlerFunc func(ctx context.Context, c *Conn, req *protocol.Command) *protocol.Command
+
+// Serve calls f.
+func (f HandlerFunc) Serve(ctx context.Context, c *Conn, req *protocol.Command) *protocol.Command {
+	return f(ctx, c, req)
+}
+
+// Errors returned by connections and clients.
+var (
+	ErrConnClosed   = errors.New("remoting: connection closed")
+	ErrClientClosed = errors.New("remoting: client closed")
+	ErrServerClosed = errors.New("remoting: server closed")
+	// ErrAnswered: WriteResponse for a request that was answered already
+	// (or never received).
+	ErrAnswered = errors.New("remoting: request already answered")
+)
+
+// Remarks of the answers the transport itself gives, as Java words them.
+const (
+	overloadRemark = "[OVERLOAD]system busy, start flow control for a while"
+)
+
+func notSupportedRemark(code int16) string {
+	return " request type " + strconv.Itoa(int(code)) + " not supported"
+}

@@ -1,0 +1,240 @@
+package remoting
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/rocketgo/rocketgo/pkg/protocol"
+)
+
+// ServerOptions configure a Server. Zero values take the defaults noted.
+type ServerOptions struct {
+	// Addr to listen on, "host:port"; ":0" picks a free port. Default ":0".
+	Addr string
+	// MaxFrameSize is the largest frame accepted, length field included.
+	// Default protocol.MaxFrameSize (16 MiB).
+	MaxFrameSize int
+	// MaxConcurrentRequests bounds the requests being served at once across
+	// all connections; beyond it requests get SYSTEM_BUSY. Default 10000
+	// (Java's send thread pool queue capacity).
+	MaxConcurrentRequests int
+	// ReadBufferSize per connection. Default 16 KiB.
+	ReadBufferSize int
+	// IdleTimeout closes a connection that sends nothing for this long; 0
+	// never (Java's serverChannelMaxIdleTimeSeconds is 120 s).
+	IdleTimeout time.Duration
+	// WriteTimeout bounds one write; a peer that stops reading is closed.
+	// Default 30 s; negative means none.
+	WriteTimeout time.Duration
+	// OnConnect and OnDisconnect, if set, run when a connection starts
+	// (before its first request) and once it has ended.
+	OnConnect    func(c *Conn)
+	OnDisconnect func(c *Conn)
+	// Observe, if set, is called once for every response written: the
+	// request code, the response code and the time since the request
+	// arrived. It runs on the connection's writer goroutine.
+	Observe func(code, respCode int16, d time.Duration)
+}
+
+const (
+	defaultMaxConcurrentRequests = 10000
+	defaultReadBufferSize        = 16 << 10
+	defaultWriteTimeout          = 30 * time.Second
+)
+
+func (o *ServerOptions) setDefaults() {
+	if o.Addr == "" {
+		o.Addr = ":0"
+	}
+	if o.MaxFrameSize <= 0 {
+		o.MaxFrameSize = protocol.MaxFrameSize
+	}
+	if o.MaxConcurrentRequests <= 0 {
+		o.MaxConcurrentRequests = defaultMaxConcurrentRequests
+	}
+	if o.ReadBufferSize <= 0 {
+		o.ReadBufferSize = defaultReadBufferSize
+	}
+	if o.WriteTimeout == 0 {
+		o.WriteTimeout = defaultWriteTimeout
+	}
+}
+
+// Server accepts remoting connections and serves their requests.
+type Server struct {
+	opts ServerOptions
+	lg   *zap.Logger
+	cfg  connConfig
+	disp dispatcher
+	wg   sync.WaitGroup
+	ids  atomic.Uint64
+
+	mu struct {
+		sync.Mutex
+		ln      net.Listener
+		started bool
+		closed  bool
+		conns   map[*Conn]struct{}
+	}
+}
+
+// NewServer returns a server; register handlers, then Start it.
+func NewServer(opts ServerOptions, lg *zap.Logger) *Server {
+	if lg == nil {
+		lg = zap.NewNop()
+	}
+	opts.setDefaults()
+	s := &Server{opts: opts, lg: lg}
+	s.disp = dispatcher{
+		lg:       lg,
+		handlers: make(map[int16]Handler),
+		sem:      make(chan struct{}, opts.MaxConcurrentRequests),
+		wg:       &s.wg,
+		observe:  opts.Observe,
+	}
+	writeTimeout := opts.WriteTimeout
+	if writeTimeout < 0 {
+		writeTimeout = 0
+	}
+	s.cfg = connConfig{
+		lg:           lg,
+		maxFrame:     opts.MaxFrameSize,
+		readBuffer:   opts.ReadBufferSize,
+		idleTimeout:  opts.IdleTimeout,
+		writeTimeout: writeTimeout,
+		dispatcher:   &s.disp,
+	}
+	s.mu.conns = make(map[*Conn]struct{})
+	return s
+}
+
+// Handle registers h for requests with code. It must be called before Start.
+func (s *Server) Handle(code int16, h Handler) {
+	s.mustNotBeStarted()
+	s.disp.handlers[code] = h
+}
+
+// HandleDefault registers h for codes that have no handler of their own
+// (Java's default processor). Without it they get REQUEST_CODE_NOT_SUPPORTED.
+func (s *Server) HandleDefault(h Handler) {
+	s.mustNotBeStarted()
+	s.disp.fallback = h
+}
+
+func (s *Server) mustNotBeStarted() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.mu.started {
+		panic("remoting: handler registered after Start")
+	}
+}
+
+// Start listens on Addr and starts accepting connections.
+func (s *Server) Start() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.mu.closed {
+		return ErrServerClosed
+	}
+	if s.mu.started {
+		return errors.New("remoting: server already started")
+	}
+	ln, err := net.Listen("tcp", s.opts.Addr)
+	if err != nil {
+		return fmt.Errorf("remoting: listen %s: %w", s.opts.Addr, err)
+	}
+	s.mu.ln, s.mu.started = ln, true
+	s.wg.Add(1)
+	go s.acceptLoop(ln)
+	s.lg.Info("remoting server listening", zap.Stringer("addr", ln.Addr()))
+	return nil
+}
+
+// Addr is the listening address, nil before Start.
+func (s *Server) Addr() net.Addr {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.mu.ln == nil {
+		return nil
+	}
+	return s.mu.ln.Addr()
+}
+
+// Close stops accepting, closes every connection and waits for the
+// server's goroutines, handlers included, to finish. It is idempotent.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	if s.mu.closed {
+		s.mu.Unlock()
+		s.wg.Wait()
+		return nil
+	}
+	s.mu.closed = true
+	ln := s.mu.ln
+	conns := make([]*Conn, 0, len(s.mu.conns))
+	for c := range s.mu.conns {
+		conns = append(conns, c)
+	}
+	s.mu.Unlock()
+
+	var err error
+	if ln != nil {
+		err = ln.Close()
+	}
+	for _, c := range conns {
+		c.shutdown(ErrServerClosed)
+	}
+	s.wg.Wait()
+	return err
+}
+
+func (s *Server) acceptLoop(ln net.Listener) {
+	defer s.wg.Done()
+	var backoff time.Duration
+	for {
+		nc, err := ln.Accept()
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
+			s.lg.Warn("accept failed; retrying", zap.Error(err), zap.Duration("backoff", backoff))
+			time.Sleep(backoff)
+			continue
+		}
+		backoff = 0
+		s.serveConn(nc)
+	}
+}
+
+func (s *Server) serveConn(nc net.Conn) {
+	c := newConn(s.ids.Add(1), nc, &s.cfg)
+	s.mu.Lock()
+	if s.mu.closed {
+		s.mu.Unlock()
+		_ = nc.Close()
+		return
+	}
+	s.mu.conns[c] = struct{}{}
+	s.mu.Unlock()
+
+	c.lg.Debug("connection accepted")
+	if s.opts.OnConnect != nil {
+		s.opts.OnConnect(c)
+	}
+	c.OnClose(func() {
+		s.mu.Lock()
+		delete(s.mu.conns, c)
+		s.mu.Unlock()
+		if s.opts.OnDisconnect != nil {
+			s.opts.OnDisconnect(c)
+		}
+	})
+	c.start(s.disp.goFunc)
+}

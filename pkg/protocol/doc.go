@@ -1,0 +1,48 @@
+// Package protocol implements RocketMQ's remoting frames: the Command that is
+// one request or response, the frame layout, the two header encodings (JSON
+// and the ROCKETMQ binary form), the request and response codes, and a reader
+// for a command's ext fields.
+//
+// # Frame layout
+//
+// Every integer is big-endian.
+//
+//	+----------+-----------------------------+-------------+-------------+
+//	| length   | serializeType<<24 | hdrLen  | header      | body        |
+//	| 4 bytes  | 4 bytes                     | hdrLen bytes| the rest    |
+//	+----------+-----------------------------+-------------+-------------+
+//
+// length counts every byte after itself: 4 + hdrLen + len(body).
+// The serialize type is 0 for a JSON header and 1 for a ROCKETMQ header.
+//
+// # JSON header
+//
+// A flat object. The encoder writes keys in Java's (alphabetical) order and
+// every extFields value as a JSON string:
+//
+//	{"code":310,"extFields":{"a":"G","b":"T"},"flag":0,"language":"JAVA",
+//	 "opaque":7,"remark":"","serializeTypeCurrentRPC":"JSON","version":409}
+//
+// The decoder is lenient where real clients need it: language may be a name
+// or a number, extFields values may be numbers or booleans (ali-ons sends
+// them; they are kept as their literal text), nulls mean absent, and unknown
+// keys of any type are skipped.
+//
+// # ROCKETMQ header
+//
+//	code int16 | language uint8 | version int16 | opaque int32 | flag int32 |
+//	remarkLen int32 | remark | extLen int32 |
+//	extLen bytes of repeated (keyLen int16 | key | valLen int32 | val)
+//
+// # Reading ext fields
+//
+// Fields gives a reader with a sticky error, so a handler reads every field
+// it needs and checks once:
+//
+//	f := protocol.Fields(req)
+//	topic := f.String("topic")
+//	queueID := f.Int32("queueId")
+//	if err := f.Err(); err != nil { ... }
+//
+// The package uses the standard library only.
+package protocol

@@ -1,0 +1,146 @@
+package protocol
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+)
+
+// MaxFrameSize is the default limit on a whole frame, its 4-byte length
+// field included (Java's com.rocketmq.remoting.frameMaxLength, 16 MiB).
+const MaxFrameSize = 16 << 20
+
+// maxHeaderLen is the largest header the 24-bit length can describe.
+const maxHeaderLen = 1<<24 - 1
+
+// Frame errors. Decoding errors wrap one of these.
+var (
+	ErrFrameTooShort = errors.New("protocol: frame too short")
+	ErrFrameTooLarge = errors.New("protocol: frame too large")
+	ErrHeaderTooLong = errors.New("protocol: header length exceeds frame")
+	ErrSerializeType = errors.New("protocol: unknown serialize type")
+	ErrMalformed     = errors.New("protocol: malformed header")
+	ErrNotEncodable  = errors.New("protocol: command cannot be encoded")
+)
+
+// ReadFrame reads one frame from r and returns its payload: every byte after
+// the length field (type and header length word, header, body). A frame
+// whose total size, length field included, exceeds maxFrame is rejected;
+// maxFrame <= 0 means MaxFrameSize. io.EOF is returned unwrapped when r ends
+// cleanly before a frame starts.
+func ReadFrame(r *bufio.Reader, maxFrame int) ([]byte, error) {
+	if maxFrame <= 0 {
+		maxFrame = MaxFrameSize
+	}
+	var lenBuf [4]byte
+	if _, err := io.ReadFull(r, lenBuf[:]); err != nil {
+		return nil, err
+	}
+	length := int64(int32(binary.BigEndian.Uint32(lenBuf[:])))
+	if length < 4 {
+		return nil, fmt.Errorf("%w: length %d", ErrFrameTooShort, length)
+	}
+	if length+4 > int64(maxFrame) {
+		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrFrameTooLarge, length+4, maxFrame)
+	}
+	// Check the header length before allocating the body.
+	word, err := r.Peek(4)
+	if err != nil {
+		return nil, noEOF(err)
+	}
+	if hl := int64(binary.BigEndian.Uint32(word) & maxHeaderLen); hl > length-4 {
+		return nil, fmt.Errorf("%w: header %d, frame %d", ErrHeaderTooLong, hl, length)
+	}
+	frame := make([]byte, length)
+	if _, err := io.ReadFull(r, frame); err != nil {
+		return nil, noEOF(err)
+	}
+	return frame, nil
+}
+
+func noEOF(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// DecodeCommand decodes a frame payload as returned by ReadFrame. The
+// command's Body aliases frame; strings are copied.
+func DecodeCommand(frame []byte) (*Command, error) {
+	if len(frame) < 4 {
+		return nil, fmt.Errorf("%w: %d bytes", ErrFrameTooShort, len(frame))
+	}
+	word := binary.BigEndian.Uint32(frame)
+	st := SerializeType(word >> 24)
+	hl := int(word & maxHeaderLen)
+	if hl > len(frame)-4 {
+		return nil, fmt.Errorf("%w: header %d, frame %d", ErrHeaderTooLong, hl, len(frame))
+	}
+	header := frame[4 : 4+hl]
+	cmd := &Command{SerializeType: st}
+	var err error
+	switch st {
+	case JSON:
+		err = decodeJSONHeader(header, cmd)
+	case RocketMQ:
+		err = decodeRocketMQHeader(header, cmd)
+	default:
+		return nil, fmt.Errorf("%w: %d", ErrSerializeType, st)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if body := frame[4+hl:]; len(body) > 0 {
+		cmd.Body = body[:len(body):len(body)]
+	}
+	return cmd, nil
+}
+
+// AppendFrameHeader appends to dst the length field, the type and header
+// length word and the encoded header of cmd. The caller writes cmd.Body and
+// then cmd.BodyParts right after it; the length field already counts them.
+func AppendFrameHeader(dst []byte, cmd *Command) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, 0, 0, 0, 0, 0, 0, 0, 0)
+	var err error
+	switch cmd.SerializeType {
+	case JSON:
+		dst = appendJSONHeader(dst, cmd)
+	case RocketMQ:
+		dst, err = appendRocketMQHeader(dst, cmd)
+	default:
+		err = fmt.Errorf("%w: %d", ErrSerializeType, cmd.SerializeType)
+	}
+	if err != nil {
+		return dst[:start], err
+	}
+	hl := len(dst) - start - 8
+	if hl > maxHeaderLen {
+		return dst[:start], fmt.Errorf("%w: header of %d bytes", ErrNotEncodable, hl)
+	}
+	total := int64(4 + hl + cmd.BodyLen())
+	if total > math.MaxInt32 {
+		return dst[:start], fmt.Errorf("%w: frame of %d bytes", ErrNotEncodable, total)
+	}
+	binary.BigEndian.PutUint32(dst[start:], uint32(total))
+	binary.BigEndian.PutUint32(dst[start+4:], uint32(cmd.SerializeType)<<24|uint32(hl))
+	return dst, nil
+}
+
+// EncodeCommand returns the whole frame of cmd, length field included, with
+// Body and BodyParts copied in.
+func EncodeCommand(cmd *Command) ([]byte, error) {
+	buf, err := AppendFrameHeader(make([]byte, 0, 256+cmd.BodyLen()), cmd)
+	if err != nil {
+		return nil, err
+	}
+	buf = append(buf, cmd.Body...)
+	for _, p := range cmd.BodyParts {
+		buf = append(buf, p...)
+	}
+	return buf, nil
+}
