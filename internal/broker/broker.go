@@ -1,0 +1,280 @@
+package broker
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/rocketgo/rocketgo/internal/broker/client"
+	"github.com/rocketgo/rocketgo/internal/broker/longpoll"
+	"github.com/rocketgo/rocketgo/internal/broker/nsreg"
+	"github.com/rocketgo/rocketgo/internal/broker/offset"
+	"github.com/rocketgo/rocketgo/internal/broker/processor"
+	"github.com/rocketgo/rocketgo/internal/broker/subscription"
+	"github.com/rocketgo/rocketgo/internal/broker/topic"
+	"github.com/rocketgo/rocketgo/internal/metrics"
+	"github.com/rocketgo/rocketgo/internal/remoting"
+	"github.com/rocketgo/rocketgo/internal/store"
+	"github.com/rocketgo/rocketgo/pkg/protocol"
+	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+)
+
+// Broker is one running broker.
+type Broker struct {
+	opts Options
+	lg   *zap.Logger
+
+	store     *store.Store
+	topics    *topic.Manager
+	groups    *subscription.Manager
+	offsets   *offset.Manager
+	consumers *client.ConsumerManager
+	producers *client.ProducerManager
+	holds     *longpoll.Service
+	metrics   *metrics.Broker
+	proc      *processor.Processor
+	server    *remoting.Server
+	nsClient  *remoting.Client
+	registrar *nsreg.Registrar
+
+	stopc     chan struct{}
+	wg        sync.WaitGroup
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// New opens the store and builds every component; nothing runs until Start.
+func New(opts Options, lg *zap.Logger) (*Broker, error) {
+	if lg == nil {
+		lg = zap.NewNop()
+	}
+	opts.setDefaults()
+	b := &Broker{opts: opts, lg: lg, stopc: make(chan struct{})}
+	if err := b.openMetadata(); err != nil {
+		return nil, err
+	}
+	b.consumers = client.NewConsumerManager(func(group string, remaining []client.ClientChannel) {
+		b.proc.NotifyConsumerIDsChanged(group, remaining)
+	}, nil)
+	b.producers = client.NewProducerManager(nil)
+	checkEvery := 5 * time.Second
+	if !opts.LongPollingEnable {
+		checkEvery = opts.ShortPollingTime
+	}
+	b.holds = longpoll.New(longpoll.Options{CheckInterval: checkEvery, MaxOffset: func(t string, q int32) int64 {
+		return b.store.MaxOffsetInQueue(t, q)
+	}}, lg.Named("longpoll"))
+	if err := b.openStore(); err != nil {
+		return nil, err
+	}
+	if err := b.buildMetrics(); err != nil {
+		b.store.Close()
+		return nil, err
+	}
+	b.buildServer()
+	return b, nil
+}
+
+func (b *Broker) openMetadata() error {
+	root := b.opts.Store.RootDir
+	to := topic.DefaultOptions()
+	to.StorePathRootDir, to.ClusterName, to.BrokerName = root, b.opts.ClusterName, b.opts.BrokerName
+	to.AutoCreateTopicEnable, to.DefaultTopicQueueNums = b.opts.AutoCreateTopicEnable, b.opts.DefaultTopicQueueNums
+	to.ClusterTopicEnable, to.BrokerTopicEnable = b.opts.ClusterTopicEnable, b.opts.BrokerTopicEnable
+	to.TraceTopicEnable = b.opts.TraceTopicEnable
+	if b.opts.MsgTraceTopicName != "" {
+		to.MsgTraceTopicName = b.opts.MsgTraceTopicName
+	}
+	to.OnChange = func(topic.Change) {
+		if r := b.registrar; r != nil {
+			r.Trigger()
+		}
+	}
+	var err error
+	if b.topics, err = topic.New(to, b.lg.Named("topic")); err != nil {
+		return fmt.Errorf("broker: load topics: %w", err)
+	}
+	b.groups, err = subscription.New(subscription.Options{StorePathRootDir: root,
+		AutoCreateSubscriptionGroup: b.opts.AutoCreateSubscriptionGroup}, b.lg.Named("subscription"))
+	if err != nil {
+		return fmt.Errorf("broker: load subscription groups: %w", err)
+	}
+	b.offsets, err = offset.New(offset.Options{StorePathRootDir: root, FlushInterval: b.opts.FlushConsumerOffsetInterval}, b.lg.Named("offset"))
+	if err != nil {
+		return fmt.Errorf("broker: load consumer offsets: %w", err)
+	}
+	return nil
+}
+
+func (b *Broker) openStore() error {
+	so := b.opts.Store
+	if !so.StoreHost.IsValid() {
+		ap, err := netip.ParseAddrPort(b.opts.BrokerAddr)
+		if err != nil {
+			return fmt.Errorf("broker: brokerAddr %q is not ip:port: %w", b.opts.BrokerAddr, err)
+		}
+		so.StoreHost = ap
+	}
+	so.OnDispatch = func(d store.DispatchInfo) {
+		b.holds.Notify(d.Topic, d.QueueID, d.QueueOffset, d.TagsCode, d.Properties)
+	}
+	st, err := store.Open(so, b.lg.Named("store"), b.opts.Metrics)
+	if err != nil {
+		return fmt.Errorf("broker: open store: %w", err)
+	}
+	b.store = st
+	b.opts.Store = so
+	// Offsets past what survived recovery are pulled back; offsets below a queue's start move up.
+	n := b.offsets.Clamp(func(t string, q int32) (int64, int64, bool) {
+		hi := st.MaxOffsetInQueue(t, q)
+		return st.MinOffsetInQueue(t, q), hi, true
+	})
+	if n > 0 {
+		b.lg.Warn("consumer offsets clamped to the recovered queues", zap.Int("offsets", n))
+	}
+	return nil
+}
+
+func (b *Broker) buildMetrics() error {
+	if b.opts.Metrics == nil {
+		return nil
+	}
+	m, err := metrics.NewBroker(b.opts.Metrics, metrics.BrokerOptions{
+		Labels: metrics.Labels{Cluster: b.opts.ClusterName, NodeID: b.opts.BrokerName, Extra: b.opts.MetricsExtra},
+		RPC:    metrics.RPCOptions{RequestCodeName: RequestCodeName, ResponseCodeName: ResponseCodeName},
+	})
+	if err != nil {
+		return fmt.Errorf("broker: metrics: %w", err)
+	}
+	m.SetGauges(metrics.BrokerGauges{
+		BrokerPermission:    func() int { return b.opts.BrokerPermission },
+		TopicNumber:         func() int { return len(b.topics.Topics()) },
+		ConsumerGroupNumber: func() int { return len(b.groups.Groups()) },
+		FlushBehindBytes:    func() int64 { return b.store.CommitLogMaxOffset() - b.store.CommitLogFlushedOffset() },
+		DispatchBehindBytes: b.store.DispatchBehindBytes,
+	})
+	b.metrics = m
+	return nil
+}
+
+func (b *Broker) buildServer() {
+	b.proc = processor.New(processor.Options{
+		ClusterName:       b.opts.ClusterName,
+		BrokerName:        b.opts.BrokerName,
+		BrokerID:          b.opts.BrokerID,
+		Slave:             b.opts.Slave,
+		BrokerPermission:  b.opts.BrokerPermission,
+		MaxMessageSize:    b.opts.Store.MaxMessageSize,
+		StoreHost:         b.opts.Store.StoreHost,
+		RegionID:          b.opts.RegionID,
+		TraceOn:           b.opts.TraceOn,
+		LongPollingEnable: b.opts.LongPollingEnable,
+		ShortPollingTime:  b.opts.ShortPollingTime,
+		SlaveReadEnable:   b.opts.SlaveReadEnable,
+	}, processor.Deps{Store: b.store, Topics: b.topics, Groups: b.groups, Offsets: b.offsets,
+		Consumers: b.consumers, Producers: b.producers, Holds: b.holds, Metrics: b.metrics}, b.lg.Named("processor"))
+	var observe func(code, respCode int16, d time.Duration)
+	if b.metrics != nil {
+		observe = func(code, respCode int16, d time.Duration) {
+			b.metrics.ObserveRPC(code, respCode, d, code == int16(protocol.PullMessage) && d >= time.Second)
+		}
+	}
+	b.server = remoting.NewServer(remoting.ServerOptions{
+		Addr:                  b.opts.ListenAddr,
+		MaxConcurrentRequests: b.opts.MaxConcurrentRequests,
+		OnDisconnect:          b.proc.ConnClosed,
+		Observe:               observe,
+	}, b.lg.Named("remoting"))
+	b.proc.Register(b.server)
+}
+
+// Start serves clients and registers with the nameservers.
+func (b *Broker) Start() error {
+	b.store.Start()
+	b.offsets.Start()
+	b.holds.Start()
+	if err := b.server.Start(); err != nil {
+		return fmt.Errorf("broker: listen on %s: %w", b.opts.ListenAddr, err)
+	}
+	b.wg.Add(1)
+	go b.housekeeping()
+	if len(b.opts.NamesrvAddrs) > 0 {
+		b.nsClient = remoting.NewClient(remoting.ClientOptions{}, b.lg.Named("nsclient"))
+		b.registrar = nsreg.New(nsreg.Options{
+			NamesrvAddrs: b.opts.NamesrvAddrs,
+			ClusterName:  b.opts.ClusterName,
+			BrokerName:   b.opts.BrokerName,
+			BrokerAddr:   b.opts.BrokerAddr,
+			HAServerAddr: b.opts.HAServerAddr,
+			BrokerID:     b.opts.BrokerID,
+			Period:       b.opts.RegisterPeriod,
+			Timeout:      b.opts.RegisterTimeout,
+			Compressed:   b.opts.CompressedRegister,
+		}, b.nsClient, func() body.TopicConfigSerializeWrapper {
+			return b.topics.RegistrationWrapper(b.opts.BrokerPermission)
+		}, nil, b.lg.Named("nsreg"))
+		b.registrar.Start()
+	}
+	b.lg.Info("broker started", zap.String("name", b.opts.BrokerName), zap.String("addr", b.Addr().String()),
+		zap.Strings("namesrv", b.opts.NamesrvAddrs))
+	return nil
+}
+
+// housekeeping drops clients silent for longer than channelExpiredTimeout (Java
+// ClientHousekeepingService) and closes their connections.
+func (b *Broker) housekeeping() {
+	defer b.wg.Done()
+	t := time.NewTicker(10 * time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-b.stopc:
+			return
+		case <-t.C:
+			expired := append(b.consumers.ScanExpired(b.opts.ChannelExpiredTimeout), b.producers.ScanExpired(b.opts.ChannelExpiredTimeout)...)
+			for _, ch := range expired {
+				if c, ok := ch.(*remoting.Conn); ok {
+					b.lg.Info("closing expired client connection", zap.String("remote", c.RemoteAddr()))
+					_ = c.Close()
+				}
+			}
+		}
+	}
+}
+
+// Addr is the address the broker listens on.
+func (b *Broker) Addr() net.Addr { return b.server.Addr() }
+
+// Store is the broker's message store (tests inspect it).
+func (b *Broker) Store() *store.Store { return b.store }
+
+// Close shuts the broker down, in this order:
+//  1. unregister from the nameservers, so clients stop routing here;
+//  2. answer held pulls and stop accepting requests;
+//  3. stop housekeeping;
+//  4. persist consumer offsets;
+//  5. close the store: flush the CommitLog, ConsumeQueues and index, write the checkpoint,
+//     remove the abort file, unmap.
+func (b *Broker) Close() error {
+	b.closeOnce.Do(func() {
+		if b.registrar != nil {
+			b.registrar.Close()
+		}
+		b.holds.Close()
+		err := b.server.Close()
+		close(b.stopc)
+		b.wg.Wait()
+		err = errors.Join(err, b.offsets.Close(), b.store.Close())
+		if b.nsClient != nil {
+			err = errors.Join(err, b.nsClient.Close())
+		}
+		b.closeErr = err
+	})
+	return b.closeErr
+}
+

@@ -1,0 +1,78 @@
+package broker
+
+import (
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/rocketgo/rocketgo/internal/store"
+)
+
+// Options configure a Broker. The CLI maps broker.conf onto them; zero durations take Java's
+// defaults.
+type Options struct {
+	ClusterName string
+	BrokerName  string
+	BrokerID    int64
+	Slave       bool
+
+	// ListenAddr is where the remoting server listens ("host:port").
+	ListenAddr string
+	// BrokerAddr (brokerIP1:listenPort) and HAServerAddr (brokerIP2:haListenPort) are advertised
+	// to the nameservers.
+	BrokerAddr   string
+	HAServerAddr string
+	NamesrvAddrs []string
+
+	BrokerPermission int
+	Store            store.Options
+
+	AutoCreateTopicEnable       bool
+	DefaultTopicQueueNums       int
+	ClusterTopicEnable          bool
+	BrokerTopicEnable           bool
+	TraceTopicEnable            bool
+	MsgTraceTopicName           string
+	AutoCreateSubscriptionGroup bool
+
+	RegisterPeriod     time.Duration // registerNameServerPeriod, 30 s
+	RegisterTimeout    time.Duration // registerBrokerTimeoutMills
+	CompressedRegister bool
+
+	ChannelExpiredTimeout       time.Duration // 120 s
+	FlushConsumerOffsetInterval time.Duration // 5 s
+	LongPollingEnable           bool
+	ShortPollingTime            time.Duration // 1 s
+	SlaveReadEnable             bool
+	RegionID                    string
+	TraceOn                     bool
+
+	// MaxConcurrentRequests bounds requests in flight; beyond it SYSTEM_BUSY.
+	MaxConcurrentRequests int
+
+	// Metrics registers the broker's metrics; nil turns them off.
+	Metrics      prometheus.Registerer
+	MetricsExtra map[string]string // metricsLabel pairs
+}
+
+func (o *Options) setDefaults() {
+	def := func(p *time.Duration, d time.Duration) {
+		if *p <= 0 {
+			*p = d
+		}
+	}
+	def(&o.RegisterPeriod, 30*time.Second)
+	def(&o.RegisterTimeout, 6*time.Second)
+	def(&o.ChannelExpiredTimeout, 120*time.Second)
+	def(&o.FlushConsumerOffsetInterval, 5*time.Second)
+	def(&o.ShortPollingTime, time.Second)
+	if o.BrokerPermission == 0 {
+		o.BrokerPermission = 6
+	}
+	if o.DefaultTopicQueueNums <= 0 {
+		o.DefaultTopicQueueNums = 8
+	}
+	if o.RegionID == "" {
+		o.RegionID = "DefaultRegion"
+	}
+}

@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"fmt"
+	"net"
+	"net/netip"
+	"strconv"
+
+	"github.com/rocketgo/rocketgo/internal/broker"
+	"github.com/rocketgo/rocketgo/internal/config"
+	"github.com/rocketgo/rocketgo/internal/store"
+)
+
+// brokerOptions maps broker.conf onto the broker's options.
+func brokerOptions(cfg *config.Broker) (broker.Options, error) {
+	so, err := storeOptions(cfg)
+	if err != nil {
+		return broker.Options{}, err
+	}
+	labels, err := cfg.MetricsLabels()
+	if err != nil {
+		return broker.Options{}, fmt.Errorf("metricsLabel: %w", err)
+	}
+	return broker.Options{
+		ClusterName:                 cfg.BrokerClusterName,
+		BrokerName:                  cfg.BrokerName,
+		BrokerID:                    cfg.BrokerID,
+		Slave:                       !cfg.BrokerRole.IsMaster(),
+		ListenAddr:                  net.JoinHostPort(cfg.BindAddress, strconv.Itoa(cfg.ListenPort)),
+		BrokerAddr:                  cfg.BrokerAddr(),
+		HAServerAddr:                cfg.HAServerAddr(),
+		NamesrvAddrs:                cfg.NamesrvAddrs(),
+		BrokerPermission:            cfg.BrokerPermission,
+		Store:                       so,
+		AutoCreateTopicEnable:       cfg.AutoCreateTopicEnable,
+		DefaultTopicQueueNums:       cfg.DefaultTopicQueueNums,
+		ClusterTopicEnable:          cfg.ClusterTopicEnable,
+		BrokerTopicEnable:           cfg.BrokerTopicEnable,
+		TraceTopicEnable:            cfg.TraceTopicEnable,
+		MsgTraceTopicName:           cfg.MsgTraceTopicName,
+		AutoCreateSubscriptionGroup: cfg.AutoCreateSubscriptionGroup,
+		RegisterPeriod:              cfg.RegisterNameServerPeriod.Duration(),
+		RegisterTimeout:             cfg.RegisterBrokerTimeoutMills.Duration(),
+		CompressedRegister:          cfg.CompressedRegister,
+		ChannelExpiredTimeout:       cfg.ChannelExpiredTimeout.Duration(),
+		FlushConsumerOffsetInterval: cfg.FlushConsumerOffsetInterval.Duration(),
+		LongPollingEnable:           cfg.LongPollingEnable,
+		ShortPollingTime:            cfg.ShortPollingTimeMills.Duration(),
+		SlaveReadEnable:             cfg.SlaveReadEnable,
+		RegionID:                    cfg.RegionID,
+		TraceOn:                     cfg.TraceOn,
+		MetricsExtra:                labels,
+	}, nil
+}
+
+// storeOptions maps the store keys of broker.conf onto store.Options.
+func storeOptions(cfg *config.Broker) (store.Options, error) {
+	host, err := netip.ParseAddrPort(cfg.BrokerAddr())
+	if err != nil {
+		return store.Options{}, fmt.Errorf("brokerIP1 %q with listenPort %d is not an ip:port: %w", cfg.BrokerIP1, cfg.ListenPort, err)
+	}
+	levels, err := cfg.DelayLevels()
+	if err != nil {
+		return store.Options{}, fmt.Errorf("messageDelayLevel: %w", err)
+	}
+	so := store.DefaultOptions(cfg.StorePathRootDir)
+	so.CommitLogDir = cfg.CommitLogDir()
+	so.CommitLogSegmentSize = int64(cfg.MappedFileSizeCommitLog)
+	so.CQEntriesPerFile = cfg.MappedFileSizeConsumeQueue / 20
+	so.MaxMessageSize = cfg.MaxMessageSize
+	so.FlushType = store.AsyncFlush
+	if cfg.FlushDiskType == config.SyncFlush {
+		so.FlushType = store.SyncFlush
+	}
+	so.FlushIntervalCommitLog = cfg.FlushIntervalCommitLog.Duration()
+	so.FlushCommitLogLeastPages = cfg.FlushCommitLogLeastPages
+	so.FlushCommitLogThoroughInterval = cfg.FlushCommitLogThoroughInterval.Duration()
+	so.SyncFlushTimeout = cfg.SyncFlushTimeout.Duration()
+	so.FlushIntervalConsumeQueue = cfg.FlushIntervalConsumeQueue.Duration()
+	so.FlushConsumeQueueLeastPages = cfg.FlushConsumeQueueLeastPages
+	so.FlushConsumeQueueThoroughInterval = cfg.FlushConsumeQueueThoroughInterval.Duration()
+	so.CheckCRCOnRecover = cfg.CheckCRCOnRecover
+	so.Preallocate = true
+	so.StoreHost = host
+	so.DelayLevels = levels
+	so.MaxTransferBytesOnMessageInMemory = cfg.MaxTransferBytesOnMessageInMemory
+	so.MaxTransferCountOnMessageInMemory = cfg.MaxTransferCountOnMessageInMemory
+	so.MaxTransferBytesOnMessageInDisk = cfg.MaxTransferBytesOnMessageInDisk
+	so.MaxTransferCountOnMessageInDisk = cfg.MaxTransferCountOnMessageInDisk
+	so.AccessMessageInMemoryMaxRatio = cfg.AccessMessageInMemoryMaxRatio
+	so.OSPageCacheBusyTimeout = cfg.OsPageCacheBusyTimeOutMills.Duration()
+	so.MessageIndexEnable = cfg.MessageIndexEnable
+	so.MaxHashSlotNum = cfg.MaxHashSlotNum
+	so.MaxIndexNum = cfg.MaxIndexNum
+	so.MaxMsgsNumBatch = cfg.MaxMsgsNumBatch
+	return so, nil
+}

@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/spf13/cobra"
+	"go.uber.org/zap"
+
+	"github.com/rocketgo/rocketgo/internal/config"
+	"github.com/rocketgo/rocketgo/internal/logging"
+	"github.com/rocketgo/rocketgo/internal/metrics"
+)
+
+// logFlags are the logging flags both servers take.
+type logFlags struct {
+	level  string
+	format string
+	output string
+}
+
+func (f *logFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.level, "log-level", "info", "log level: debug, info, warn, error")
+	cmd.Flags().StringVar(&f.format, "log-format", "console", "log format: console or json")
+	cmd.Flags().StringVar(&f.output, "log-file", "", "log to this file instead of stderr")
+}
+
+func (f *logFlags) logger() (*zap.Logger, error) {
+	return logging.New(logging.Options{Level: f.level, Format: f.format, Output: f.output})
+}
+
+// printFields writes key=value lines (the -p flag, as Apache's -p prints the configuration).
+func printFields(w io.Writer, fields []config.Field) {
+	for _, f := range fields {
+		fmt.Fprintf(w, "%s=%s\n", f.Key, f.Value)
+	}
+}
+
+// metricsServer starts /metrics on addr when enabled; it returns a registry (nil when disabled)
+// and a stop function.
+func metricsServer(enabled bool, addr string, lg *zap.Logger) (*prometheus.Registry, func(), error) {
+	if !enabled {
+		return nil, func() {}, nil
+	}
+	reg := metrics.NewRegistry()
+	srv := metrics.NewServer(addr, reg, lg.Named("metrics"))
+	if err := srv.Start(); err != nil {
+		return nil, nil, fmt.Errorf("metrics on %s: %w", addr, err)
+	}
+	lg.Info("metrics listening", zap.String("addr", srv.Addr()))
+	return reg, func() { _ = srv.Close() }, nil
+}
+
+// waitForSignal blocks until SIGINT or SIGTERM, or ctx ends.
+func waitForSignal(ctx context.Context, lg *zap.Logger) {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	<-ctx.Done()
+	lg.Info("shutting down")
+}

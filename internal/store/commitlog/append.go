@@ -1,0 +1,278 @@
+package commitlog
+
+import (
+	"errors"
+	"fmt"
+	"net/netip"
+	"strings"
+
+	"github.com/rocketgo/rocketgo/internal/store/mmapfile"
+	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+)
+
+// Result is the outcome of an append.
+type Result struct {
+	Status         PutStatus
+	WroteOffset    int64 // CommitLog offset of the (first) record
+	WroteBytes     int32 // bytes of all records
+	QueueOffset    int64 // queue offset of the (first) record
+	StoreTimestamp int64
+	MsgNum         int32
+	Offsets        []int64 // batches only: the offset of every record
+	Err            error   // why, when Status is not PutOK
+}
+
+// Batch is a SEND_BATCH_MESSAGE: one topic queue, shared header fields, and a
+// body of entries (message.BatchIterator) each stored as a full record.
+type Batch struct {
+	Topic          string
+	QueueID        int32
+	SysFlag        int32
+	BornTimestamp  int64
+	BornHost       netip.AddrPort
+	ReconsumeTimes int32
+	Body           []byte
+	// Properties (encoded) are appended to every entry's properties.
+	Properties string
+}
+
+var (
+	errPoisoned = errors.New("commitlog: read-only after a failed flush; restart the broker")
+	errTooLarge = errors.New("commitlog: message larger than maxMessageSize")
+)
+
+// WaitStoreMsgOK reports whether a put with these properties waits for its
+// flush: Java's isWaitStoreMsgOK (absent, or "true" in any case).
+func WaitStoreMsgOK(props string) bool {
+	v, ok := message.LookupPropertyString(props, message.PropertyWaitStoreMsgOK)
+	return !ok || strings.EqualFold(v, "true")
+}
+
+func (c *CommitLog) refuse() (Result, bool) {
+	if p := c.poison.Load(); p != nil {
+		return Result{Status: ServiceNotAvailable, Err: fmt.Errorf("%w: %w", errPoisoned, *p)}, true
+	}
+	if c.closed.Load() {
+		return Result{Status: ServiceNotAvailable, Err: ErrClosed}, true
+	}
+	return Result{}, false
+}
+
+// Append writes m as one record. It fills in m's StoreHost, BodyCRC,
+// PhysicalOffset, QueueOffset and StoreTimestamp, then waits for the flush as
+// the flush type and m's WAIT property say. It does not allocate.
+func (c *CommitLog) Append(m *message.Message) Result {
+	if r, refused := c.refuse(); refused {
+		return r
+	}
+	m.StoreHost = c.opts.StoreHost
+	if err := m.Check(); err != nil {
+		if errors.Is(err, message.ErrPropertiesTooLong) {
+			return Result{Status: PropertiesSizeExceeded, Err: err}
+		}
+		return Result{Status: MessageIllegal, Err: err}
+	}
+	size := m.EncodedSize()
+	if size > c.opts.MaxMessageSize {
+		return Result{Status: MessageIllegal, Err: errTooLarge}
+	}
+	m.BodyCRC = message.BodyCRC(m.Body)
+	tran := message.TransactionType(m.SysFlag)
+	inQueue := tran == message.SysFlagTransactionNot || tran == message.SysFlagTransactionCommit
+
+	c.mu.Lock()
+	f, ts, r, ok := c.beginLocked(size)
+	if !ok {
+		c.endLocked()
+		return r
+	}
+	key := QueueKey{m.Topic, m.QueueID}
+	if inQueue {
+		m.QueueOffset = c.mu.queueOffsets[key]
+	} else {
+		m.QueueOffset = 0
+	}
+	m.PhysicalOffset = f.Start() + f.Wrote()
+	m.StoreTimestamp = ts
+	err := mmapfile.CatchFault(func() error {
+		_, err := message.Encode(f.Tail(), m)
+		return err
+	})
+	if err != nil {
+		c.endLocked()
+		c.poisonWith(fmt.Errorf("commitlog: write at %d: %w", m.PhysicalOffset, err))
+		return Result{Status: UnknownError, Err: err}
+	}
+	f.SetWrote(f.Wrote() + int64(size))
+	f.LastStoreTimestamp.Store(ts)
+	if inQueue {
+		c.mu.queueOffsets[key] = m.QueueOffset + 1
+	}
+	c.endLocked()
+
+	res := Result{
+		Status: PutOK, WroteOffset: m.PhysicalOffset, WroteBytes: int32(size),
+		QueueOffset: m.QueueOffset, StoreTimestamp: ts, MsgNum: 1,
+	}
+	c.finish(&res, WaitStoreMsgOK(m.Properties))
+	return res
+}
+
+// AppendBatch writes every entry of b as a record, all in one segment, with
+// consecutive queue offsets. Transactions are not allowed in a batch.
+func (c *CommitLog) AppendBatch(b *Batch) Result {
+	if r, refused := c.refuse(); refused {
+		return r
+	}
+	if message.TransactionType(b.SysFlag) != message.SysFlagTransactionNot {
+		return Result{Status: MessageIllegal, Err: errors.New("commitlog: a batch cannot be a transaction")}
+	}
+	if len(b.Topic) > message.MaxTopicLen {
+		return Result{Status: MessageIllegal, Err: message.ErrTopicTooLong}
+	}
+	if len(b.Body) > c.opts.MaxMessageSize {
+		return Result{Status: MessageIllegal, Err: errTooLarge}
+	}
+	proto := message.Message{
+		Topic: b.Topic, QueueID: b.QueueID, SysFlag: b.SysFlag, BornTimestamp: b.BornTimestamp,
+		BornHost: b.BornHost, StoreHost: c.opts.StoreHost, ReconsumeTimes: b.ReconsumeTimes,
+	}
+	total, n, r, ok := c.sizeBatch(&proto, b)
+	if !ok {
+		return r
+	}
+	offsets := make([]int64, 0, n)
+
+	c.mu.Lock()
+	f, ts, r, ok := c.beginLocked(total)
+	if !ok {
+		c.endLocked()
+		return r
+	}
+	key := QueueKey{b.Topic, b.QueueID}
+	first := c.mu.queueOffsets[key]
+	base := f.Wrote()
+	err := mmapfile.CatchFault(func() error {
+		tail, pos := f.Tail(), 0
+		it := message.NewBatchIterator(b.Body)
+		for i := int64(0); it.Next(); i++ {
+			proto.QueueOffset = first + i
+			proto.PhysicalOffset = f.Start() + base + int64(pos)
+			proto.StoreTimestamp = ts
+			k, err := message.EncodeBatchEntry(tail[pos:], &proto, it.Entry(), b.Properties)
+			if err != nil {
+				return err
+			}
+			offsets = append(offsets, proto.PhysicalOffset)
+			pos += k
+		}
+		return it.Err()
+	})
+	if err != nil {
+		c.endLocked()
+		c.poisonWith(fmt.Errorf("commitlog: write batch at %d: %w", f.Start()+base, err))
+		return Result{Status: UnknownError, Err: err}
+	}
+	f.SetWrote(base + int64(total))
+	f.LastStoreTimestamp.Store(ts)
+	c.mu.queueOffsets[key] = first + int64(n)
+	c.endLocked()
+
+	res := Result{
+		Status: PutOK, WroteOffset: f.Start() + base, WroteBytes: int32(total),
+		QueueOffset: first, StoreTimestamp: ts, MsgNum: int32(n), Offsets: offsets,
+	}
+	c.finish(&res, WaitStoreMsgOK(b.Properties))
+	return res
+}
+
+// sizeBatch validates the entries and returns the total record bytes and count.
+func (c *CommitLog) sizeBatch(proto *message.Message, b *Batch) (total, n int, r Result, ok bool) {
+	it := message.NewBatchIterator(b.Body)
+	for it.Next() {
+		e := it.Entry()
+		size := message.BatchEntrySize(proto, e, b.Properties)
+		if message.BatchPropsLen(e.Properties, b.Properties) > message.MaxPropertiesLen {
+			return 0, 0, Result{Status: PropertiesSizeExceeded, Err: message.ErrPropertiesTooLong}, false
+		}
+		if size > c.opts.MaxMessageSize {
+			return 0, 0, Result{Status: MessageIllegal, Err: errTooLarge}, false
+		}
+		total += size
+		n++
+	}
+	if err := it.Err(); err != nil {
+		return 0, 0, Result{Status: MessageIllegal, Err: err}, false
+	}
+	if n == 0 {
+		return 0, 0, Result{Status: MessageIllegal, Err: errors.New("commitlog: empty batch")}, false
+	}
+	if int64(total)+message.BlankMinLen > c.opts.SegmentSize {
+		return 0, 0, Result{Status: MessageIllegal, Err: errors.New("commitlog: batch larger than a segment")}, false
+	}
+	return total, n, Result{}, true
+}
+
+// beginLocked starts a put of size bytes under c.mu: it records the lock time,
+// picks the segment (closing the current one with a BLANK when size+8 bytes do
+// not fit) and the store timestamp. REQUIRES: c.mu.
+func (c *CommitLog) beginLocked(size int) (*mmapfile.MappedFile, int64, Result, bool) {
+	now := c.opts.Now()
+	c.lockBegin.Store(now.UnixNano())
+	if r, refused := c.refuse(); refused {
+		return nil, 0, r, false
+	}
+	f, err := c.q.LastForWrite(c.q.MaxOffset())
+	if err == nil && int64(size)+message.BlankMinLen > int64(len(f.Tail())) {
+		if err = c.closeSegmentLocked(f); err == nil {
+			f, err = c.q.LastForWrite(f.End())
+		}
+	}
+	if err != nil {
+		return nil, 0, Result{Status: CreateMappedFileFailed, Err: fmt.Errorf("commitlog: %w", err)}, false
+	}
+	ts := max(now.UnixMilli(), c.mu.lastStoreTS)
+	c.mu.lastStoreTS = ts
+	return f, ts, Result{}, true
+}
+
+// closeSegmentLocked fills the rest of f with a BLANK marker. REQUIRES: c.mu.
+func (c *CommitLog) closeSegmentLocked(f *mmapfile.MappedFile) error {
+	rest := len(f.Tail())
+	if rest >= message.BlankMinLen {
+		err := mmapfile.CatchFault(func() error {
+			message.EncodeBlank(f.Tail(), rest)
+			return nil
+		})
+		if err != nil {
+			c.poisonWith(fmt.Errorf("commitlog: write blank at %d: %w", f.Start()+f.Wrote(), err))
+			return err
+		}
+	}
+	f.SetWrote(f.Size())
+	return nil
+}
+
+// endLocked releases the put lock. REQUIRES: c.mu.
+func (c *CommitLog) endLocked() {
+	c.lockBegin.Store(0)
+	c.mu.Unlock()
+}
+
+// finish makes the new data visible and waits for durability as configured.
+func (c *CommitLog) finish(res *Result, wait bool) {
+	if c.opts.FlushType == AsyncFlush {
+		c.signalReadable()
+	}
+	res.Status = c.flusher.wait(res.WroteOffset+int64(res.WroteBytes), wait)
+	if res.Status != PutOK {
+		switch {
+		case c.Err() != nil:
+			res.Err = fmt.Errorf("%w: %w", errPoisoned, c.Err())
+		case res.Status == FlushDiskTimeout:
+			res.Err = fmt.Errorf("commitlog: not durable within %v", c.opts.SyncFlushTimeout)
+		default:
+			res.Err = ErrClosed
+		}
+	}
+}

@@ -1,0 +1,266 @@
+package commitlog
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// flush syncs the written data (only if at least least pages are dirty, 0 =
+// all). A poisoned log is never synced again. A failure poisons the log.
+func (c *CommitLog) flush(least int) (int64, error) {
+	if err := c.Err(); err != nil {
+		return c.q.FlushedWhere(), err
+	}
+	before := c.q.FlushedWhere()
+	target, ts := c.q.MaxOffset(), int64(0)
+	if last := c.q.Last(); last != nil {
+		ts = last.LastStoreTimestamp.Load()
+	}
+	begin := time.Now()
+	where, err := c.q.Flush(least)
+	if c.opts.OnFlush != nil && (where != before || err != nil) {
+		c.opts.OnFlush(time.Since(begin), err)
+	}
+	if err != nil {
+		c.poisonWith(err)
+		return where, err
+	}
+	if where >= target && ts > 0 {
+		c.flushedTS.Store(ts)
+	}
+	if where > before && c.opts.FlushType == SyncFlush {
+		c.signalReadable()
+	}
+	return where, nil
+}
+
+// loop is the start/stop plumbing shared by both flushers.
+type loop struct {
+	kick  chan struct{}
+	stopc chan struct{}
+	donec chan struct{}
+
+	mu      sync.Mutex
+	running bool
+	stopped bool
+}
+
+func newLoop() loop {
+	return loop{kick: make(chan struct{}, 1), stopc: make(chan struct{}), donec: make(chan struct{})}
+}
+
+func (l *loop) startWith(run func()) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.running || l.stopped {
+		return
+	}
+	l.running = true
+	go func() {
+		defer close(l.donec)
+		run()
+	}()
+}
+
+func (l *loop) stop() {
+	l.mu.Lock()
+	if l.stopped {
+		l.mu.Unlock()
+		return
+	}
+	l.stopped = true
+	running := l.running
+	l.mu.Unlock()
+	close(l.stopc)
+	if running {
+		<-l.donec
+	}
+}
+
+func (l *loop) wakeup() {
+	select {
+	case l.kick <- struct{}{}:
+	default:
+	}
+}
+
+// asyncFlush is ASYNC_FLUSH: a periodic flush of at least FlushLeastPages, and
+// of everything every FlushThoroughInterval. Puts only wake it.
+type asyncFlush struct {
+	c *CommitLog
+	loop
+}
+
+func newAsyncFlush(c *CommitLog) *asyncFlush { return &asyncFlush{c: c, loop: newLoop()} }
+
+func (a *asyncFlush) start() { a.startWith(a.run) }
+func (a *asyncFlush) close() { a.stop() }
+
+func (a *asyncFlush) wait(int64, bool) PutStatus {
+	a.wakeup()
+	return PutOK
+}
+
+func (a *asyncFlush) run() {
+	t := time.NewTicker(a.c.opts.FlushInterval)
+	defer t.Stop()
+	lastThorough := time.Now()
+	for {
+		select {
+		case <-a.stopc:
+			return // Close flushes everything
+		case <-t.C:
+		case <-a.kick:
+		}
+		least := a.c.opts.FlushLeastPages
+		if time.Since(lastThorough) >= a.c.opts.FlushThoroughInterval {
+			least, lastThorough = 0, time.Now()
+		}
+		_, _ = a.c.flush(least) // an error poisons the log and is logged there
+	}
+}
+
+// groupCommit is SYNC_FLUSH: puts register the end offset they need durable;
+// one goroutine takes every registered waiter, syncs all written data once and
+// completes them together.
+type groupCommit struct {
+	c *CommitLog
+	loop
+	pool sync.Pool // *waiter
+
+	wmu     sync.Mutex
+	waiters []*waiter
+}
+
+// waiter is one put waiting for durability. Whoever finishes with it last (the
+// put on completion, the flusher on an abandoned waiter) returns it to the pool.
+type waiter struct {
+	end   int64
+	ch    chan PutStatus
+	state atomic.Int32 // waiting, completed or abandoned
+	timer *time.Timer
+}
+
+const (
+	waiting int32 = iota
+	completed
+	abandoned
+)
+
+func newGroupCommit(c *CommitLog) *groupCommit { return &groupCommit{c: c, loop: newLoop()} }
+
+func (g *groupCommit) start() { g.startWith(g.run) }
+func (g *groupCommit) close() { g.stop() }
+
+func (g *groupCommit) wait(end int64, wait bool) PutStatus {
+	if !wait {
+		g.wakeup()
+		return PutOK
+	}
+	if g.c.q.FlushedWhere() >= end {
+		return PutOK
+	}
+	w := g.getWaiter(end)
+	g.loop.mu.Lock()
+	running := g.running && !g.stopped
+	if running {
+		g.wmu.Lock()
+		g.waiters = append(g.waiters, w)
+		g.wmu.Unlock()
+	}
+	g.loop.mu.Unlock()
+	if !running {
+		g.putWaiter(w)
+		return g.flushNow(end)
+	}
+	g.wakeup()
+	select {
+	case st := <-w.ch:
+		g.putWaiter(w)
+		return st
+	case <-w.timer.C:
+		if w.state.CompareAndSwap(waiting, abandoned) {
+			return FlushDiskTimeout // the flusher recycles w
+		}
+		st := <-w.ch
+		g.putWaiter(w)
+		return st
+	}
+}
+
+// flushNow serves a put when the group commit goroutine is not running.
+func (g *groupCommit) flushNow(end int64) PutStatus {
+	where, err := g.c.flush(0)
+	switch {
+	case err != nil:
+		return ServiceNotAvailable
+	case where >= end:
+		return PutOK
+	default:
+		return FlushDiskTimeout
+	}
+}
+
+func (g *groupCommit) getWaiter(end int64) *waiter {
+	w, _ := g.pool.Get().(*waiter)
+	if w == nil {
+		w = &waiter{ch: make(chan PutStatus, 1), timer: time.NewTimer(g.c.opts.SyncFlushTimeout)}
+	} else {
+		w.timer.Reset(g.c.opts.SyncFlushTimeout)
+	}
+	w.end = end
+	w.state.Store(waiting)
+	return w
+}
+
+func (g *groupCommit) putWaiter(w *waiter) {
+	w.timer.Stop()
+	g.pool.Put(w)
+}
+
+func (g *groupCommit) complete(w *waiter, st PutStatus) {
+	if w.state.CompareAndSwap(waiting, completed) {
+		w.ch <- st
+		return
+	}
+	g.putWaiter(w) // the put timed out and left it to us
+}
+
+func (g *groupCommit) run() {
+	var batch []*waiter
+	for {
+		select {
+		case <-g.stopc:
+			g.wmu.Lock()
+			batch, g.waiters = g.waiters, nil
+			g.wmu.Unlock()
+			g.commit(batch)
+			return
+		case <-g.kick:
+		}
+		g.wmu.Lock()
+		batch, g.waiters = g.waiters, batch[:0]
+		g.wmu.Unlock()
+		batch = g.commit(batch)
+	}
+}
+
+// commit syncs everything written and completes the waiters; it returns the
+// batch slice emptied for reuse.
+func (g *groupCommit) commit(batch []*waiter) []*waiter {
+	where, err := g.c.flush(0)
+	for i, w := range batch {
+		st := PutOK
+		if err != nil {
+			st = ServiceNotAvailable
+		} else if where < w.end {
+			// Cannot happen: a waiter registers after its write, and the flush
+			// covered everything written when it began.
+			st = FlushDiskTimeout
+		}
+		g.complete(w, st)
+		batch[i] = nil
+	}
+	return batch[:0]
+}

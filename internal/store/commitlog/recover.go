@@ -1,0 +1,143 @@
+package commitlog
+
+import (
+	"fmt"
+
+	"go.uber.org/zap"
+
+	"github.com/rocketgo/rocketgo/internal/store/mmapfile"
+	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+)
+
+// RecoverStats describes a recovery scan.
+type RecoverStats struct {
+	From        int64  // offset the scan started at (a segment start)
+	End         int64  // end of the last valid record
+	Records     int    // valid records scanned
+	LastStoreTS int64  // store timestamp of the last valid record, 0 if none
+	Stopped     string // why the scan stopped before the end of the segments, "" at a clean end
+	Removed     int    // segments deleted past End
+}
+
+// Recover finds the end of the valid data and truncates the log there (the rest
+// of that segment zeroed, later segments deleted). After a clean shutdown it
+// scans the last three segments; otherwise it scans from the start of the
+// segment holding from (the checkpointed flushed offset), validating every record.
+func (c *CommitLog) Recover(clean bool, from int64) (RecoverStats, error) {
+	files := c.q.Files()
+	if len(files) == 0 {
+		return RecoverStats{}, nil
+	}
+	i := max(len(files)-3, 0)
+	if !clean {
+		i = segmentIndex(files, from)
+	}
+	var st RecoverStats
+	err := mmapfile.CatchFault(func() error {
+		st = c.scan(files, i)
+		return nil
+	})
+	if err != nil {
+		return st, fmt.Errorf("commitlog: recovery scan of %s: %w", c.opts.Dir, err)
+	}
+	for _, f := range files {
+		if f.Start() > st.End {
+			st.Removed++
+		}
+	}
+	if err := c.q.Truncate(st.End); err != nil {
+		return st, fmt.Errorf("commitlog: truncate %s at %d: %w", c.opts.Dir, st.End, err)
+	}
+	c.mu.Lock()
+	c.mu.lastStoreTS = st.LastStoreTS
+	c.mu.Unlock()
+	c.flushedTS.Store(st.LastStoreTS)
+	if last := c.q.Last(); last != nil {
+		last.LastStoreTimestamp.Store(st.LastStoreTS)
+	}
+	c.lg.Info("commit log recovered", zap.Bool("clean", clean), zap.Int64("from", st.From),
+		zap.Int64("end", st.End), zap.Int("records", st.Records), zap.String("stopped", st.Stopped),
+		zap.Int("segmentsRemoved", st.Removed))
+	return st, nil
+}
+
+// segmentIndex is the index of the segment holding off, clamped to the segments.
+func segmentIndex(files []*mmapfile.MappedFile, off int64) int {
+	for i, f := range files {
+		if off < f.End() {
+			return i
+		}
+	}
+	return len(files) - 1
+}
+
+// scan validates records from the start of files[i] on.
+func (c *CommitLog) scan(files []*mmapfile.MappedFile, i int) RecoverStats {
+	st := RecoverStats{From: files[i].Start(), End: files[i].Start()}
+	for ; i < len(files); i++ {
+		f := files[i]
+		if f.Start() != st.End {
+			st.Stopped = fmt.Sprintf("segment %s does not follow offset %d", f.Path(), st.End)
+			return st
+		}
+		pos, reason := c.scanSegment(f, &st)
+		st.End = f.Start() + pos
+		if reason != "" {
+			st.Stopped = reason
+			return st
+		}
+	}
+	return st
+}
+
+// scanSegment returns the end of the valid records in f, and why it stopped
+// before the segment's end ("" when the segment is complete, closed by a BLANK).
+func (c *CommitLog) scanSegment(f *mmapfile.MappedFile, st *RecoverStats) (int64, string) {
+	var pos int64
+	for pos < f.Size() {
+		if f.Size()-pos < message.BlankMinLen {
+			return pos, fmt.Sprintf("%d bytes left at %d, too few for a record", f.Size()-pos, f.Start()+pos)
+		}
+		size, magic, _ := message.Peek(f.Bytes(pos, message.BlankMinLen))
+		switch magic {
+		case message.MagicBlank:
+			if int64(size) != f.Size()-pos {
+				return pos, fmt.Sprintf("BLANK of %d bytes at %d does not end the segment", size, f.Start()+pos)
+			}
+			return f.Size(), ""
+		case message.MagicV1, message.MagicV2:
+			if reason := c.checkRecord(f, pos, size); reason != "" {
+				return pos, reason
+			}
+			v, _ := message.Parse(f.Bytes(pos, int64(size)))
+			st.Records++
+			st.LastStoreTS = v.StoreTimestamp()
+			pos += int64(size)
+		default:
+			if size == 0 && magic == 0 {
+				return pos, "end of data"
+			}
+			return pos, fmt.Sprintf("bad magic %#x at %d", magic, f.Start()+pos)
+		}
+	}
+	return pos, ""
+}
+
+// checkRecord validates the record of size bytes at pos in f.
+func (c *CommitLog) checkRecord(f *mmapfile.MappedFile, pos int64, size int32) string {
+	at := f.Start() + pos
+	if size < message.MinRecordSize || int64(size) > f.Size()-pos {
+		return fmt.Sprintf("record size %d at %d out of range", size, at)
+	}
+	v, err := message.Parse(f.Bytes(pos, int64(size)))
+	if err != nil {
+		return fmt.Sprintf("record at %d: %v", at, err)
+	}
+	if v.PhysicalOffset() != at {
+		return fmt.Sprintf("record at %d says it is at %d (stale data)", at, v.PhysicalOffset())
+	}
+	if c.opts.CheckCRCOnRecover && !v.CheckCRC() {
+		return fmt.Sprintf("record at %d: %v", at, message.ErrBadCRC)
+	}
+	return ""
+}

@@ -1,0 +1,26 @@
+// Package store is the broker's message store: a CommitLog every message is
+// appended to, a ConsumeQueue per topic queue indexing it, an optional
+// IndexFile service for lookups by key, a dispatcher that feeds the queues and
+// the index from the log, a checkpoint, and crash recovery.
+//
+// Lifecycle: Open (recover, then write the abort file) → Start (flush,
+// dispatch and statistics goroutines) → Close (numbered steps in its comment).
+//
+// Puts are encoded once straight into the mapped CommitLog segment; pulls are
+// served as slices of the mapped segments, held by references until
+// GetResult.Release. Under SYNC_FLUSH a put returns after group commit made it
+// durable, and the dispatcher only follows the flushed offset, so no pull ever
+// returns a record that a crash could lose.
+//
+// Recovery. The abort file exists while the store is open; finding it at Open
+// means the last run did not close cleanly. Clean: the last three CommitLog
+// segments are scanned for the end of the data. Abnormal: the scan starts at the
+// segment holding the checkpointed flushed offset and validates every record
+// (magic, sizes, physical offset, body CRC when CheckCRCOnRecover), cutting a
+// torn or corrupt tail. Then every ConsumeQueue is cut back so that no entry
+// points past the end of the log, records from the checkpointed dispatch offset
+// on are dispatched again (idempotently), and the topic-queue offset table is
+// rebuilt from the ConsumeQueues.
+//
+// The on-disk formats are drawn in docs/storage-format.md.
+package store

@@ -1,0 +1,430 @@
+package mmapfile
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.uber.org/zap"
+)
+
+// QueueOptions configure a Queue.
+type QueueOptions struct {
+	// Preallocate creates the next segment in a background goroutine (between
+	// Start and Close) so the writer rarely waits for a new file.
+	Preallocate bool
+	// Sync makes flushed ranges durable; nil means DefaultSync (msync).
+	Sync SyncFunc
+	// Logger; nil means no logging.
+	Logger *zap.Logger
+}
+
+// Queue is a directory of equally sized segments named by start offset.
+type Queue struct {
+	dir      string
+	fileSize int64
+	sync     SyncFunc
+	lg       *zap.Logger
+	alloc    *allocator
+
+	mu     sync.RWMutex
+	files  []*MappedFile // sorted by start
+	closed bool
+
+	flushMu      sync.Mutex // one Flush at a time, so flushedWhere only grows
+	flushedWhere atomic.Int64
+}
+
+// OpenQueue opens (creating it if needed) the segment directory dir and maps
+// the segments in it. Leftover *.tmp files are removed, other names ignored.
+// Every loaded segment starts out full; recovery trims them with Truncate.
+func OpenQueue(dir string, fileSize int64, opts QueueOptions) (*Queue, error) {
+	if fileSize <= 0 {
+		return nil, fmt.Errorf("mmapfile: bad segment size %d for %s", fileSize, dir)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("mmapfile: mkdir %s: %w", dir, err)
+	}
+	q := &Queue{dir: dir, fileSize: fileSize, sync: opts.Sync, lg: opts.Logger}
+	if q.sync == nil {
+		q.sync = DefaultSync
+	}
+	if q.lg == nil {
+		q.lg = zap.NewNop()
+	}
+	if opts.Preallocate {
+		q.alloc = newAllocator(q)
+	}
+	if err := q.load(); err != nil {
+		q.Close()
+		return nil, err
+	}
+	return q, nil
+}
+
+func (q *Queue) load() error {
+	entries, err := os.ReadDir(q.dir)
+	if err != nil {
+		return fmt.Errorf("mmapfile: read dir %s: %w", q.dir, err)
+	}
+	var starts []int64
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasSuffix(name, ".tmp") {
+			if err := os.Remove(filepath.Join(q.dir, name)); err != nil {
+				return fmt.Errorf("mmapfile: remove %s: %w", name, err)
+			}
+			continue
+		}
+		start, ok := ParseFileName(name)
+		if !ok || e.IsDir() {
+			q.lg.Warn("ignoring unexpected file in segment directory", zap.String("dir", q.dir), zap.String("name", name))
+			continue
+		}
+		if start%q.fileSize != 0 {
+			return fmt.Errorf("mmapfile: segment %s/%s does not start at a multiple of %d", q.dir, name, q.fileSize)
+		}
+		starts = append(starts, start)
+	}
+	sort.Slice(starts, func(i, j int) bool { return starts[i] < starts[j] })
+	for _, s := range starts {
+		f, err := Open(filepath.Join(q.dir, FileName(s)), s, q.fileSize)
+		if err != nil {
+			return err
+		}
+		q.files = append(q.files, f)
+	}
+	if n := len(q.files); n > 0 {
+		q.flushedWhere.Store(q.files[n-1].End())
+	}
+	return nil
+}
+
+// Start starts the preallocation goroutine, if configured.
+func (q *Queue) Start() {
+	if q.alloc != nil {
+		q.alloc.start()
+	}
+}
+
+// Dir is the queue's directory.
+func (q *Queue) Dir() string { return q.dir }
+
+// FileSize is the size of every segment.
+func (q *Queue) FileSize() int64 { return q.fileSize }
+
+// Files returns a snapshot of the segments, oldest first.
+func (q *Queue) Files() []*MappedFile {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	return append([]*MappedFile(nil), q.files...)
+}
+
+// Len is the number of segments.
+func (q *Queue) Len() int {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	return len(q.files)
+}
+
+// First is the oldest segment, nil if none.
+func (q *Queue) First() *MappedFile {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	if len(q.files) == 0 {
+		return nil
+	}
+	return q.files[0]
+}
+
+// Last is the newest segment, nil if none.
+func (q *Queue) Last() *MappedFile {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	return q.lastLocked()
+}
+
+func (q *Queue) lastLocked() *MappedFile {
+	if len(q.files) == 0 {
+		return nil
+	}
+	return q.files[len(q.files)-1]
+}
+
+// MinOffset is the start of the oldest segment, 0 if none.
+func (q *Queue) MinOffset() int64 {
+	if f := q.First(); f != nil {
+		return f.Start()
+	}
+	return 0
+}
+
+// MaxOffset is the end of the written data: the newest segment's start plus its
+// written bytes, 0 if none.
+func (q *Queue) MaxOffset() int64 {
+	if f := q.Last(); f != nil {
+		return f.Start() + f.Wrote()
+	}
+	return 0
+}
+
+// FlushedWhere is the offset up to which every segment is durable.
+func (q *Queue) FlushedWhere() int64 { return q.flushedWhere.Load() }
+
+// SetFlushedWhere sets the flushed offset (recovery).
+func (q *Queue) SetFlushedWhere(off int64) { q.flushedWhere.Store(off) }
+
+// Find returns the segment holding off, nil if none (the caller must Acquire it
+// before reading, or use AcquireAt).
+func (q *Queue) Find(off int64) *MappedFile {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	return q.findLocked(off)
+}
+
+func (q *Queue) findLocked(off int64) *MappedFile {
+	i := sort.Search(len(q.files), func(i int) bool { return q.files[i].End() > off })
+	if i < len(q.files) && q.files[i].Start() <= off {
+		return q.files[i]
+	}
+	return nil
+}
+
+// AcquireAt returns the segment holding off with a reference taken, or nil.
+func (q *Queue) AcquireAt(off int64) *MappedFile {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	f := q.findLocked(off)
+	if f == nil || !f.Acquire() {
+		return nil
+	}
+	return f
+}
+
+// NextFileStart is the start of the segment after the one holding off.
+func (q *Queue) NextFileStart(off int64) int64 { return off - off%q.fileSize + q.fileSize }
+
+// LastForWrite returns the newest segment if it has room, else creates the next
+// one: the segment starting at the file boundary at or below start when the
+// queue is empty, else the one after the newest.
+func (q *Queue) LastForWrite(start int64) (*MappedFile, error) {
+	q.mu.RLock()
+	last := q.lastLocked()
+	q.mu.RUnlock()
+	if last != nil && !last.IsFull() {
+		return last, nil
+	}
+	next := start - start%q.fileSize
+	if last != nil {
+		next = last.End()
+	}
+	return q.CreateAt(next)
+}
+
+// CreateAt adds a new segment starting at start (a multiple of the segment
+// size past the newest segment) to the end of the queue.
+func (q *Queue) CreateAt(start int64) (*MappedFile, error) {
+	if start%q.fileSize != 0 {
+		return nil, fmt.Errorf("mmapfile: segment start %d in %s is not a multiple of %d", start, q.dir, q.fileSize)
+	}
+	var f *MappedFile
+	var err error
+	if q.alloc != nil {
+		f, err = q.alloc.take(start)
+	}
+	if f == nil && err == nil {
+		f, err = Create(filepath.Join(q.dir, FileName(start)), start, q.fileSize)
+	}
+	if err != nil {
+		return nil, err
+	}
+	q.mu.Lock()
+	if q.closed {
+		q.mu.Unlock()
+		f.Close()
+		return nil, fmt.Errorf("mmapfile: create in %s: %w", q.dir, ErrClosed)
+	}
+	if last := q.lastLocked(); last != nil && last.Start() >= start {
+		q.mu.Unlock()
+		f.Close()
+		return nil, fmt.Errorf("mmapfile: segment %d created after %d in %s", start, last.Start(), q.dir)
+	}
+	q.files = append(q.files, f)
+	q.mu.Unlock()
+	if q.alloc != nil {
+		q.alloc.request(start + q.fileSize)
+	}
+	return f, nil
+}
+
+// Flush syncs the written bytes of every segment from FlushedWhere on and
+// returns the new flushed offset. With leastPages > 0 it does nothing unless at
+// least that many pages are dirty or a dirty segment is full. On error the
+// flushed offset stays at the last fully synced byte.
+func (q *Queue) Flush(leastPages int) (int64, error) {
+	q.flushMu.Lock()
+	defer q.flushMu.Unlock()
+	where := q.flushedWhere.Load()
+	if leastPages > 0 && !q.worthFlushing(where, leastPages) {
+		return where, nil
+	}
+	for f := q.fileFrom(where); f != nil; f = q.fileFrom(where) {
+		pos, err := f.Flush(q.sync)
+		if err != nil {
+			return q.flushedWhere.Load(), err
+		}
+		where = f.Start() + pos
+		if pos < f.Size() {
+			if f != q.Last() {
+				where = f.End() // a hole (ConsumeQueue gap) before the next segment
+				q.flushedWhere.Store(where)
+				continue
+			}
+			q.flushedWhere.Store(where)
+			break
+		}
+		q.flushedWhere.Store(where)
+	}
+	return where, nil
+}
+
+func (q *Queue) worthFlushing(where int64, leastPages int) bool {
+	max := q.MaxOffset()
+	if max-where >= int64(leastPages)*PageSize {
+		return true
+	}
+	f := q.Find(where)
+	return f != nil && f.IsFull() && f.Flushed() < f.Size()
+}
+
+// fileFrom returns the first segment that holds or follows off, nil if none.
+func (q *Queue) fileFrom(off int64) *MappedFile {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	i := sort.Search(len(q.files), func(i int) bool { return q.files[i].End() > off })
+	if i < len(q.files) {
+		return q.files[i]
+	}
+	return nil
+}
+
+// Truncate cuts the queue at off: the segment holding off is zeroed from there
+// and its positions set to it; segments after it are destroyed; segments before
+// it are marked full and flushed. FlushedWhere becomes off.
+func (q *Queue) Truncate(off int64) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	keep := q.files[:0:0]
+	var errs []error
+	for _, f := range q.files {
+		switch {
+		case f.End() <= off:
+			f.SetPositions(f.Size(), f.Size())
+			keep = append(keep, f)
+		case f.Start() <= off:
+			if err := f.ZeroFrom(off - f.Start()); err != nil {
+				errs = append(errs, err)
+			}
+			keep = append(keep, f)
+		default:
+			q.lg.Info("removing segment past the recovered end", zap.String("file", f.Path()), zap.Int64("end", off))
+			if err := f.Destroy(); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	q.files = keep
+	q.flushedWhere.Store(off)
+	if err := SyncDir(q.dir); err != nil {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// DeleteFirst destroys segments from the oldest while pred holds, never the
+// newest segment, at most max (≤ 0: no limit). It returns how many went.
+func (q *Queue) DeleteFirst(max int, pred func(f *MappedFile) bool) (int, error) {
+	var victims []*MappedFile
+	q.mu.RLock()
+	for i := 0; i < len(q.files)-1 && (max <= 0 || i < max); i++ {
+		if !pred(q.files[i]) {
+			break
+		}
+		victims = append(victims, q.files[i])
+	}
+	q.mu.RUnlock()
+	if len(victims) == 0 {
+		return 0, nil
+	}
+	q.mu.Lock()
+	// Only the oldest files are removed, and only this method removes from the
+	// front, so the victims are still the prefix.
+	n := 0
+	for n < len(victims) && n < len(q.files)-1 && q.files[n] == victims[n] {
+		n++
+	}
+	q.files = append(q.files[:0:0], q.files[n:]...)
+	q.mu.Unlock()
+	var errs []error
+	for _, f := range victims[:n] {
+		q.lg.Info("deleting segment", zap.String("file", f.Path()))
+		if err := f.Destroy(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return n, errors.Join(errs...)
+}
+
+// DeleteExpired destroys the oldest segments last modified before now-maxAge
+// (all but the newest when force is set), at most max per call.
+func (q *Queue) DeleteExpired(maxAge time.Duration, now time.Time, force bool, max int) (int, error) {
+	return q.DeleteFirst(max, func(f *MappedFile) bool {
+		if force {
+			return true
+		}
+		st, err := os.Stat(f.Path())
+		return err == nil && st.ModTime().Add(maxAge).Before(now)
+	})
+}
+
+// Close stops preallocation and closes every segment. Mappings still held by
+// readers are unmapped when they are released.
+func (q *Queue) Close() {
+	if q.alloc != nil {
+		q.alloc.close()
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.closed {
+		return
+	}
+	q.closed = true
+	for _, f := range q.files {
+		f.Close()
+	}
+}
+
+// Destroy closes the queue and removes its files and directory.
+func (q *Queue) Destroy() error {
+	files := q.Files()
+	q.Close()
+	var errs []error
+	for _, f := range files {
+		if err := f.Destroy(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	q.mu.Lock()
+	q.files = nil
+	q.mu.Unlock()
+	if err := os.RemoveAll(q.dir); err != nil {
+		errs = append(errs, fmt.Errorf("mmapfile: remove %s: %w", q.dir, err))
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,207 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/rocketgo/rocketgo/internal/store/commitlog"
+	"github.com/rocketgo/rocketgo/internal/store/mmapfile"
+	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+)
+
+// MaxOffsetInQueue is the queue offset the next message of a topic queue gets
+// (0 when the queue does not exist).
+func (s *Store) MaxOffsetInQueue(topic string, queueID int32) int64 {
+	if q := s.cqs.get(topic, queueID); q != nil {
+		return q.MaxOffset()
+	}
+	return 0
+}
+
+// MinOffsetInQueue is the first queue offset still stored (0 when the queue
+// does not exist).
+func (s *Store) MinOffsetInQueue(topic string, queueID int32) int64 {
+	if q := s.cqs.get(topic, queueID); q != nil {
+		return q.MinOffset()
+	}
+	return 0
+}
+
+// OffsetInQueueByTime is the queue offset for a timestamp (ms), RocketMQ
+// 4.9's rule: an exact match, else the nearest neighbour (see
+// consumequeue.ConsumeQueue.OffsetByTime); 0 when the queue is empty or missing.
+func (s *Store) OffsetInQueueByTime(topic string, queueID int32, ts int64) int64 {
+	q := s.cqs.get(topic, queueID)
+	if q == nil {
+		return 0
+	}
+	return q.OffsetByTime(ts, s.cl.MinOffset(), s.cl.StoreTimestamp)
+}
+
+// EarliestMessageTime is the store time of a queue's first live message, -1
+// when there is none.
+func (s *Store) EarliestMessageTime(topic string, queueID int32) int64 {
+	q := s.cqs.get(topic, queueID)
+	if q == nil {
+		return -1
+	}
+	return q.StoreTimeAt(q.MinOffset(), s.cl.StoreTimestamp)
+}
+
+// MessageStoreTime is the store time of the message at a queue offset, -1 when
+// there is none.
+func (s *Store) MessageStoreTime(topic string, queueID int32, offset int64) int64 {
+	q := s.cqs.get(topic, queueID)
+	if q == nil {
+		return -1
+	}
+	return q.StoreTimeAt(offset, s.cl.StoreTimestamp)
+}
+
+// EarliestMessageTimeInStore is the store time of the oldest record in the
+// CommitLog, -1 when it is empty.
+func (s *Store) EarliestMessageTimeInStore() int64 {
+	off := s.cl.MinOffset()
+	if off >= s.cl.MaxOffset() {
+		return -1
+	}
+	m, err := s.cl.Lookup(off)
+	if err != nil {
+		return -1
+	}
+	return m.StoreTimestamp
+}
+
+// LookMessageByOffset decodes a copy of the record at a CommitLog offset (for
+// send-back, transactions and view-by-id); nil when there is none.
+func (s *Store) LookMessageByOffset(phyOffset int64) *message.MessageExt {
+	if s.closed.Load() {
+		return nil
+	}
+	m, err := s.cl.Lookup(phyOffset)
+	if err != nil {
+		return nil
+	}
+	return m
+}
+
+// QueryResult is the answer to QueryMessage: raw records (slices of the mapped
+// CommitLog, valid until Release) and the index's last update, which the
+// QUERY_MESSAGE response carries.
+type QueryResult struct {
+	Records                  [][]byte
+	IndexLastUpdateTimestamp int64
+	IndexLastUpdatePhyOffset int64
+	BufferTotalSize          int
+
+	files []*mmapfile.MappedFile
+}
+
+// Release drops the references on the mapped segments.
+func (r *QueryResult) Release() {
+	for _, f := range r.files {
+		f.Release()
+	}
+	r.files, r.Records = nil, nil
+}
+
+// QueryMessage finds the messages of a topic indexed under key (a KEYS element
+// or a UNIQ_KEY) stored in [begin, end] ms, newest first, at most maxNum (and
+// MaxMsgsNumBatch). Records whose topic or keys do not match (hash collisions)
+// are left out. Without an index the result is empty.
+func (s *Store) QueryMessage(topic, key string, maxNum int, begin, end int64) *QueryResult {
+	r := &QueryResult{}
+	if s.idx == nil || s.closed.Load() {
+		return r
+	}
+	ir := s.idx.Query(topic, key, min(maxNum, s.opts.MaxMsgsNumBatch), begin, end)
+	r.IndexLastUpdateTimestamp, r.IndexLastUpdatePhyOffset = ir.IndexLastUpdateTimestamp, ir.IndexLastUpdatePhyOffset
+	for _, off := range ir.PhyOffsets {
+		f := s.cl.AcquireAt(off)
+		if f == nil {
+			continue
+		}
+		var rec []byte
+		err := mmapfile.CatchFault(func() error {
+			rec = matchingRecord(f, off, topic, key)
+			return nil
+		})
+		if err != nil || rec == nil {
+			f.Release()
+			continue
+		}
+		r.files = append(r.files, f)
+		r.Records = append(r.Records, rec)
+		r.BufferTotalSize += len(rec)
+	}
+	return r
+}
+
+// matchingRecord returns the record at off in f if it belongs to topic and
+// carries key as its UNIQ_KEY or one of its KEYS.
+func matchingRecord(f *mmapfile.MappedFile, off int64, topic, key string) []byte {
+	head, ok := commitlog.RecordIn(f, off, message.BlankMinLen)
+	if !ok {
+		return nil
+	}
+	size, _, _ := message.Peek(head)
+	rec, ok := commitlog.RecordIn(f, off, size)
+	if !ok {
+		return nil
+	}
+	v, err := message.Parse(rec)
+	if err != nil || string(v.Topic()) != topic {
+		return nil
+	}
+	if u, ok := v.Property(message.PropertyUniqClientMessageID); ok && string(u) == key {
+		return rec
+	}
+	keys, _ := v.Property(message.PropertyKeys)
+	for _, k := range bytes.Split(keys, []byte(message.KeySeparator)) {
+		if string(k) == key {
+			return rec
+		}
+	}
+	return nil
+}
+
+// DeleteTopic removes a topic's ConsumeQueues and forgets its queue offsets.
+// Its records stay in the CommitLog until they expire.
+func (s *Store) DeleteTopic(topic string) error {
+	n, err := s.cqs.removeTopic(topic)
+	s.cl.RemoveTopic(topic)
+	s.lg.Info("deleted topic", zap.String("topic", topic), zap.Int("queues", n), zap.Error(err))
+	if err != nil {
+		return fmt.Errorf("store: delete topic %s: %w", topic, err)
+	}
+	return nil
+}
+
+// CleanExpired deletes CommitLog segments last modified more than maxAge ago
+// (all but the newest when force is set), at most maxFiles (≤ 0: no limit),
+// then the ConsumeQueue and index files that only cover deleted data. The
+// broker's clean service calls it on its schedule (deleteWhen, disk ratios).
+func (s *Store) CleanExpired(maxAge time.Duration, force bool, maxFiles int) (int, error) {
+	n, err := s.cl.Queue().DeleteExpired(maxAge, s.opts.Now(), force, maxFiles)
+	if n == 0 {
+		return 0, err
+	}
+	minPhy := s.cl.MinOffset()
+	var errs = []error{err}
+	for _, q := range s.cqs.all() {
+		if _, err := q.DeleteBelow(minPhy); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if s.idx != nil {
+		if _, err := s.idx.DeleteExpired(minPhy); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	s.lg.Info("deleted expired commit log segments", zap.Int("segments", n), zap.Int64("minOffset", minPhy))
+	return n, errors.Join(errs...)
+}

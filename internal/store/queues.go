@@ -1,0 +1,158 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+
+	"go.uber.org/zap"
+
+	"github.com/rocketgo/rocketgo/internal/store/consumequeue"
+)
+
+type cq = consumequeue.ConsumeQueue
+
+// queueTable holds the ConsumeQueues by topic and queue id.
+type queueTable struct {
+	root string
+	opts consumequeue.Options
+	lg   *zap.Logger
+
+	mu sync.RWMutex
+	m  map[string]map[int32]*cq
+}
+
+func newQueueTable(root string, opts consumequeue.Options, lg *zap.Logger) *queueTable {
+	return &queueTable{root: root, opts: opts, lg: lg, m: make(map[string]map[int32]*cq)}
+}
+
+// load opens and recovers every queue under root/<topic>/<queueId>/.
+func (t *queueTable) load() error {
+	if err := os.MkdirAll(t.root, 0o755); err != nil {
+		return fmt.Errorf("store: mkdir %s: %w", t.root, err)
+	}
+	topics, err := os.ReadDir(t.root)
+	if err != nil {
+		return fmt.Errorf("store: read %s: %w", t.root, err)
+	}
+	for _, td := range topics {
+		if !td.IsDir() {
+			continue
+		}
+		ids, err := os.ReadDir(filepath.Join(t.root, td.Name()))
+		if err != nil {
+			return fmt.Errorf("store: read %s: %w", td.Name(), err)
+		}
+		for _, id := range ids {
+			qid, err := strconv.ParseInt(id.Name(), 10, 32)
+			if err != nil || !id.IsDir() {
+				t.lg.Warn("ignoring unexpected entry in consumequeue directory",
+					zap.String("topic", td.Name()), zap.String("name", id.Name()))
+				continue
+			}
+			if _, err := t.open(td.Name(), int32(qid)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// open opens and recovers one queue and adds it to the table.
+func (t *queueTable) open(topic string, qid int32) (*cq, error) {
+	q, err := consumequeue.Open(t.root, topic, qid, t.opts)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	if err := q.Recover(); err != nil {
+		q.Close()
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.m[topic] == nil {
+		t.m[topic] = make(map[int32]*cq)
+	}
+	if old := t.m[topic][qid]; old != nil {
+		q.Close()
+		return old, nil
+	}
+	t.m[topic][qid] = q
+	return q, nil
+}
+
+// get returns a queue, nil if it does not exist.
+func (t *queueTable) get(topic string, qid int32) *cq {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.m[topic][qid]
+}
+
+// put writes a ConsumeQueue entry, creating the queue if needed. The table's
+// read lock is held during the write so DeleteTopic cannot destroy the queue
+// under it.
+func (t *queueTable) put(topic string, qid int32, qoff int64, e consumequeue.Entry) error {
+	for {
+		t.mu.RLock()
+		q := t.m[topic][qid]
+		if q != nil {
+			err := q.Put(qoff, e)
+			t.mu.RUnlock()
+			return err
+		}
+		t.mu.RUnlock()
+		if _, err := t.open(topic, qid); err != nil {
+			return err
+		}
+	}
+}
+
+// all returns every queue.
+func (t *queueTable) all() []*cq {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	var out []*cq
+	for _, qs := range t.m {
+		for _, q := range qs {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// count is the number of queues.
+func (t *queueTable) count() int {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	n := 0
+	for _, qs := range t.m {
+		n += len(qs)
+	}
+	return n
+}
+
+// removeTopic destroys a topic's queues and directory.
+func (t *queueTable) removeTopic(topic string) (int, error) {
+	t.mu.Lock()
+	qs := t.m[topic]
+	delete(t.m, topic)
+	t.mu.Unlock()
+	var errs []error
+	for _, q := range qs {
+		errs = append(errs, q.Destroy())
+	}
+	if err := os.RemoveAll(filepath.Join(t.root, topic)); err != nil {
+		errs = append(errs, err)
+	}
+	return len(qs), errors.Join(errs...)
+}
+
+// closeAll unmaps every queue.
+func (t *queueTable) closeAll() {
+	for _, q := range t.all() {
+		q.Close()
+	}
+}

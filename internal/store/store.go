@@ -1,0 +1,241 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"go.uber.org/zap"
+
+	"github.com/rocketgo/rocketgo/internal/store/commitlog"
+	"github.com/rocketgo/rocketgo/internal/store/consumequeue"
+	"github.com/rocketgo/rocketgo/internal/store/mmapfile"
+)
+
+// ErrClosed reports use of a closed store.
+var ErrClosed = errors.New("store: closed")
+
+// Store is the message store. Its methods are safe for concurrent use.
+type Store struct {
+	opts Options
+	lg   *zap.Logger
+	lock *mmapfile.FileLock
+
+	cl   *commitlog.CommitLog
+	cqs  *queueTable
+	idx  Indexer // nil when MessageIndexEnable is off
+	disp *dispatcher
+
+	stats   *stats
+	metrics *metrics
+
+	closed    atomic.Bool
+	started   atomic.Bool
+	bootTime  time.Time
+	loop      loop // ConsumeQueue flush and statistics
+	startOnce sync.Once
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Open opens (or creates) the store under opts.RootDir and recovers it: see
+// the package comment. It starts no goroutine; call Start before serving.
+// Metrics are registered with reg when it is not nil.
+func Open(opts Options, lg *zap.Logger, reg prometheus.Registerer) (*Store, error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if lg == nil {
+		lg = zap.NewNop()
+	}
+	lg = lg.With(zap.String("store", o.RootDir))
+	if err := os.MkdirAll(o.RootDir, 0o755); err != nil {
+		return nil, fmt.Errorf("store: mkdir %s: %w", o.RootDir, err)
+	}
+	lock, err := mmapfile.Lock(o.lockPath())
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	s := &Store{opts: o, lg: lg, lock: lock, bootTime: time.Now(), loop: newLoop()}
+	s.stats = newStats()
+	if err := s.open(); err != nil {
+		s.release()
+		return nil, err
+	}
+	m, err := newMetrics(s, reg)
+	if err != nil {
+		s.release()
+		return nil, err
+	}
+	s.metrics = m
+	if err := s.createAbortFile(); err != nil {
+		s.metrics.unregister()
+		s.release()
+		return nil, err
+	}
+	return s, nil
+}
+
+// open loads and recovers every part.
+func (s *Store) open() error {
+	o := &s.opts
+	_, err := os.Stat(o.abortPath())
+	clean := errors.Is(err, os.ErrNotExist)
+	cp, err := readCheckpoint(o.checkpointPath())
+	if err != nil {
+		return err
+	}
+	s.lg.Info("opening message store", zap.Bool("lastExitOK", clean), zap.String("flushDiskType", o.FlushType.String()),
+		zap.Int64("checkpointFlushedOffset", cp.FlushedOffset), zap.Int64("checkpointDispatchedOffset", cp.DispatchedOffset))
+	clOpts := o.commitLogOptions()
+	clOpts.OnFlush = s.observeFlush
+	if s.cl, err = commitlog.Open(clOpts, s.lg.Named("commitlog")); err != nil {
+		return fmt.Errorf("store: %w", err)
+	}
+	s.cqs = newQueueTable(o.consumeQueueDir(), consumequeue.Options{
+		EntriesPerFile: o.CQEntriesPerFile, Logger: s.lg.Named("consumequeue"),
+	}, s.lg)
+	if err := s.cqs.load(); err != nil {
+		return err
+	}
+	if o.MessageIndexEnable {
+		if s.idx, err = openIndex(o, clean, cp); err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+	}
+	s.disp = newDispatcher(s)
+	return s.recover(clean, cp)
+}
+
+// createAbortFile marks the store open: finding the file at Open means the
+// last run did not close cleanly.
+func (s *Store) createAbortFile() error {
+	if err := os.WriteFile(s.opts.abortPath(), nil, 0o644); err != nil {
+		return fmt.Errorf("store: create abort file: %w", err)
+	}
+	return mmapfile.SyncDir(s.opts.RootDir)
+}
+
+// Start starts the background work: CommitLog flush, dispatch, ConsumeQueue
+// flush and the checkpoint, statistics.
+func (s *Store) Start() {
+	s.startOnce.Do(func() {
+		if s.closed.Load() {
+			return
+		}
+		s.started.Store(true)
+		s.cl.Start()
+		s.disp.start()
+		s.loop.goFunc(s.runLogicsFlush)
+		s.loop.goFunc(s.stats.run(s.loop.stopc))
+		s.lg.Info("message store started")
+	})
+}
+
+// Close shuts the store down; it is idempotent:
+//  1. refuse new puts and pulls;
+//  2. shut the CommitLog down: complete waiting puts, stop its flusher, flush it;
+//  3. stop the dispatcher after it dispatched everything written;
+//  4. stop the ConsumeQueue flush and statistics goroutines;
+//  5. flush every ConsumeQueue and the index and write the checkpoint;
+//  6. remove the abort file, unless a step failed or the log is poisoned, so
+//     that the next Open recovers abnormally;
+//  7. unmap everything and release the directory lock.
+func (s *Store) Close() error {
+	s.closeOnce.Do(func() {
+		s.closed.Store(true)
+		var errs []error
+		errs = append(errs, s.cl.Shutdown())
+		s.disp.stop(s.started.Load())
+		s.loop.stop()
+		errs = append(errs, s.flushLogics(0))
+		if perr := s.cl.Err(); perr != nil {
+			errs = append(errs, fmt.Errorf("store: commit log is poisoned: %w", perr))
+		}
+		err := errors.Join(errs...)
+		if err == nil {
+			if rerr := os.Remove(s.opts.abortPath()); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+				err = fmt.Errorf("store: remove abort file: %w", rerr)
+			} else {
+				err = mmapfile.SyncDir(s.opts.RootDir)
+			}
+		} else {
+			s.lg.Warn("store closed uncleanly; the next open recovers abnormally", zap.Error(err))
+		}
+		s.metrics.unregister()
+		s.release()
+		s.closeErr = err
+		s.lg.Info("message store closed", zap.Error(err))
+	})
+	return s.closeErr
+}
+
+// release unmaps what is open and drops the lock.
+func (s *Store) release() {
+	if s.cqs != nil {
+		s.cqs.closeAll()
+	}
+	if s.idx != nil {
+		if err := s.idx.Close(); err != nil {
+			s.lg.Warn("closing index", zap.Error(err))
+		}
+	}
+	if s.cl != nil {
+		_ = s.cl.Close()
+	}
+	_ = s.lock.Release()
+}
+
+// IsWritable reports whether puts are accepted: open, and the CommitLog not
+// poisoned by a failed flush.
+func (s *Store) IsWritable() bool { return !s.closed.Load() && s.cl.IsWritable() }
+
+// CommitLogMinOffset is the first CommitLog offset still stored.
+func (s *Store) CommitLogMinOffset() int64 { return s.cl.MinOffset() }
+
+// CommitLogMaxOffset is the end of the written CommitLog.
+func (s *Store) CommitLogMaxOffset() int64 { return s.cl.MaxOffset() }
+
+// CommitLogFlushedOffset is the end of the durable CommitLog.
+func (s *Store) CommitLogFlushedOffset() int64 { return s.cl.FlushedOffset() }
+
+// DispatchBehindBytes is how much of the CommitLog is not in the ConsumeQueues yet.
+func (s *Store) DispatchBehindBytes() int64 { return s.disp.behind() }
+
+// loop owns goroutines started through goFunc until stop.
+type loop struct {
+	stopc chan struct{}
+	wg    sync.WaitGroup
+	mu    sync.Mutex
+	done  bool
+}
+
+func newLoop() loop { return loop{stopc: make(chan struct{})} }
+
+func (l *loop) goFunc(f func()) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.done {
+		return
+	}
+	l.wg.Add(1)
+	go func() {
+		defer l.wg.Done()
+		f()
+	}()
+}
+
+func (l *loop) stop() {
+	l.mu.Lock()
+	if !l.done {
+		l.done = true
+		close(l.stopc)
+	}
+	l.mu.Unlock()
+	l.wg.Wait()
+}

@@ -1,0 +1,174 @@
+package storetest
+
+import (
+	"io"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"go.uber.org/zap/zaptest"
+
+	"github.com/rocketgo/rocketgo/internal/store"
+	"github.com/rocketgo/rocketgo/internal/store/mmapfile"
+	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+)
+
+// Small sizes that make tests cross segment boundaries.
+const (
+	SegmentSize    = 64 << 10 // CommitLog segment
+	EntriesPerFile = 1000     // ConsumeQueue file
+)
+
+// StoreHost is the store host tests write into records.
+var StoreHost = netip.MustParseAddrPort("10.1.2.3:10911")
+
+// Options returns Java's defaults with small files under dir: 64 KiB CommitLog
+// segments, 1000-entry ConsumeQueue files, a small IndexFile, and fast flushes.
+func Options(dir string) store.Options {
+	o := store.DefaultOptions(dir)
+	o.CommitLogSegmentSize = SegmentSize
+	o.CQEntriesPerFile = EntriesPerFile
+	o.StoreHost = StoreHost
+	o.MaxHashSlotNum = 1000
+	o.MaxIndexNum = 4000
+	o.FlushIntervalCommitLog = 10 * time.Millisecond
+	o.FlushCommitLogThoroughInterval = 50 * time.Millisecond
+	o.FlushIntervalConsumeQueue = 10 * time.Millisecond
+	o.FlushConsumeQueueThoroughInterval = 50 * time.Millisecond
+	return o
+}
+
+// Open opens and starts a store, and closes it when the test ends.
+func Open(t testing.TB, o store.Options) *store.Store {
+	t.Helper()
+	s, err := store.Open(o, zaptest.NewLogger(t), nil)
+	if err != nil {
+		t.Fatalf("open store: %v", err)
+	}
+	s.Start()
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+// Msg builds a message with the given properties.
+func Msg(topic string, queueID int32, body []byte, props map[string]string) *store.Message {
+	return &store.Message{
+		Topic:         topic,
+		QueueID:       queueID,
+		Body:          body,
+		Properties:    message.EncodeProperties(props),
+		BornTimestamp: time.Now().UnixMilli(),
+		BornHost:      netip.MustParseAddrPort("192.168.7.8:50000"),
+	}
+}
+
+// CopyDir copies a store directory, as a crash would leave it when the store
+// was not closed: every file as the page cache has it, the abort file included.
+// (The lock file is copied too; flock does not travel with a copy.)
+func CopyDir(t testing.TB, src, dst string) {
+	t.Helper()
+	err := filepath.Walk(src, func(path string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		if info.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		return copyFile(path, target)
+	})
+	if err != nil {
+		t.Fatalf("copy %s: %v", src, err)
+	}
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// LoseCommitLogAfter makes a copied CommitLog look like a power loss after
+// offset: the rest of that segment zeroed and later segments gone, as for data
+// that was never synced.
+func LoseCommitLogAfter(t testing.TB, commitLogDir string, segmentSize, offset int64) {
+	t.Helper()
+	entries, err := os.ReadDir(commitLogDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		start, ok := mmapfile.ParseFileName(e.Name())
+		if !ok {
+			continue
+		}
+		path := filepath.Join(commitLogDir, e.Name())
+		switch {
+		case start >= offset:
+			if err := os.Remove(path); err != nil {
+				t.Fatal(err)
+			}
+		case start+segmentSize > offset:
+			Zero(t, path, offset-start, segmentSize-(offset-start))
+		}
+	}
+}
+
+// Zero overwrites n bytes at off in a file with zeros.
+func Zero(t testing.TB, path string, off, n int64) {
+	t.Helper()
+	WriteAt(t, path, off, make([]byte, n))
+}
+
+// FlipByte inverts one byte of a file.
+func FlipByte(t testing.TB, path string, off int64) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	b := make([]byte, 1)
+	if _, err := f.ReadAt(b, off); err != nil {
+		t.Fatal(err)
+	}
+	b[0] ^= 0xFF
+	if _, err := f.WriteAt(b, off); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// WriteAt overwrites a file at off.
+func WriteAt(t testing.TB, path string, off int64, b []byte) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteAt(b, off); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// SegmentPath is the CommitLog segment file holding offset.
+func SegmentPath(commitLogDir string, segmentSize, offset int64) string {
+	return filepath.Join(commitLogDir, mmapfile.FileName(offset-offset%segmentSize))
+}
