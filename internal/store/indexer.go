@@ -21,6 +21,9 @@ type Indexer interface {
 	// FlushedTimestamp is the store time up to which the index is durable
 	// (the checkpoint's indexMsgTimestamp).
 	FlushedTimestamp() int64
+	// EndPhyOffset is the CommitLog offset of the newest indexed record, 0 if
+	// none: after a crash, re-dispatch starts no later than this.
+	EndPhyOffset() int64
 	// Truncate drops entries for records at or past the CommitLog's recovered end.
 	Truncate(commitLogEnd int64) error
 	// DeleteExpired drops index files that only cover records below the
@@ -81,6 +84,7 @@ func (x indexService) Query(topic, key string, maxNum int, begin, end int64) Ind
 
 func (x indexService) Flush() error                         { return x.s.Flush() }
 func (x indexService) FlushedTimestamp() int64              { return x.s.LastFlushedTimestamp() }
+func (x indexService) EndPhyOffset() int64                  { return x.s.EndPhyOffset() }
 func (x indexService) Truncate(end int64) error             { return x.s.Truncate(end) }
 func (x indexService) DeleteExpired(min int64) (int, error) { return x.s.DeleteExpired(min) }
 func (x indexService) Close() error                         { return x.s.Close() }

@@ -46,7 +46,8 @@ type Options struct {
 	FlushConsumeQueueThoroughInterval time.Duration // 60 s; also how often the checkpoint is written
 
 	CheckCRCOnRecover bool // checkCRCOnRecover (default true)
-	// Preallocate creates the next CommitLog segment in the background.
+	// Preallocate creates the next CommitLog segment in the background
+	// (Java's AllocateMappedFileService; default true).
 	Preallocate bool
 
 	// StoreHost is brokerIP1:listenPort, written into every record.
@@ -75,6 +76,9 @@ type Options struct {
 	MaxHashSlotNum     int // maxHashSlotNum, 5,000,000
 	MaxIndexNum        int // maxIndexNum, 20,000,000
 	MaxMsgsNumBatch    int // maxMsgsNumBatch, 64: cap on QueryMessage results
+	// Indexer, when set, replaces the built-in IndexFile service (whatever
+	// MessageIndexEnable says). The store closes it.
+	Indexer Indexer
 
 	// OnDispatch is called by the dispatcher for every record it puts in a
 	// ConsumeQueue (long polling wakes held pulls with it). It runs on the
@@ -106,6 +110,7 @@ func DefaultOptions(root string) Options {
 		FlushConsumeQueueLeastPages:       2,
 		FlushConsumeQueueThoroughInterval: time.Minute,
 		CheckCRCOnRecover:                 true,
+		Preallocate:                       true,
 		DelayLevels:                       levels,
 		MaxTransferBytesOnMessageInMemory: 256 << 10,
 		MaxTransferCountOnMessageInMemory: 32,

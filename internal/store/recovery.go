@@ -55,6 +55,8 @@ func (s *Store) recover(clean bool, cp Checkpoint) error {
 // offset; without one, Java's rule after a clean stop (the largest CommitLog
 // end any ConsumeQueue points at) or the scan start after a crash; the log's
 // start when there are no ConsumeQueues at all (they were deleted: rebuild).
+// After a crash it also reaches back to the index's newest entry: the index
+// drops its files written after the checkpoint, older entries included.
 func (s *Store) dispatchStart(clean bool, cp Checkpoint, st commitlog.RecoverStats) int64 {
 	var start int64
 	switch {
@@ -68,6 +70,9 @@ func (s *Store) dispatchStart(clean bool, cp Checkpoint, st commitlog.RecoverSta
 		}
 	default:
 		start = st.From
+	}
+	if !clean && s.idx != nil {
+		start = min(start, s.idx.EndPhyOffset())
 	}
 	return min(max(start, s.cl.MinOffset()), st.End)
 }

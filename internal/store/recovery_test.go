@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -308,4 +309,37 @@ func TestCheckpointCodec(t *testing.T) {
 	require.False(t, got.HasOffsets)
 	require.EqualValues(t, 3, got.IndexMsgTimestamp)
 	require.Equal(t, int64(0), store.Checkpoint{PhysicMsgTimestamp: 10}.MinTimestamp())
+}
+
+// After a crash the index drops its files written after the checkpoint (as
+// Java's does); re-dispatch must reach back far enough to rebuild them.
+func TestCrashRebuildsDroppedIndexFiles(t *testing.T) {
+	dir, crashed := t.TempDir(), t.TempDir()
+	o := storetest.Options(dir)
+	s := storetest.Open(t, o)
+	for i := range 1000 {
+		mustPut(t, s, storetest.Msg("T", 0, body(i, 10), map[string]string{"KEYS": fmt.Sprintf("early-%d", i)}))
+	}
+	waitDispatched(t, s)
+	cpPath := filepath.Join(dir, "checkpoint")
+	first, err := os.ReadFile(cpPath)
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { // a checkpoint covering the early messages
+		b, _ := os.ReadFile(cpPath)
+		c, _ := store.DecodeCheckpoint(b)
+		return !bytes.Equal(b, first) && c.DispatchedOffset == s.CommitLogMaxOffset()
+	}, 5*time.Second, time.Millisecond)
+	time.Sleep(5 * time.Millisecond) // later store times than the checkpoint's
+	for i := range 10 {
+		mustPut(t, s, storetest.Msg("T", 0, body(i, 10), map[string]string{"KEYS": fmt.Sprintf("late-%d", i)}))
+	}
+	waitDispatched(t, s)
+	storetest.CopyDir(t, dir, crashed)
+
+	s2 := storetest.Open(t, storetest.Options(crashed))
+	for _, key := range []string{"early-3", "early-999", "late-5"} {
+		q := s2.QueryMessage("T", key, 4, 0, time.Now().UnixMilli()+1000)
+		require.Len(t, q.Records, 1, key)
+		q.Release()
+	}
 }

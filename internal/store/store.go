@@ -103,7 +103,10 @@ func (s *Store) open() error {
 	if err := s.cqs.load(); err != nil {
 		return err
 	}
-	if o.MessageIndexEnable {
+	switch {
+	case o.Indexer != nil:
+		s.idx = o.Indexer
+	case o.MessageIndexEnable:
 		if s.idx, err = openIndex(o, clean, cp); err != nil {
 			return fmt.Errorf("store: %w", err)
 		}

@@ -448,3 +448,55 @@ func TestParseDelayLevels(t *testing.T) {
 		require.Error(t, err, bad)
 	}
 }
+
+// fakeIndexer records what the dispatcher feeds the Indexer seam.
+type fakeIndexer struct {
+	mu      sync.Mutex
+	offsets map[string][]int64 // topic#key → offsets
+	closed  bool
+}
+
+func (f *fakeIndexer) Index(info store.DispatchInfo) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.offsets == nil {
+		f.offsets = map[string][]int64{}
+	}
+	for _, k := range strings.Fields(info.Keys()) {
+		f.offsets[info.Topic+"#"+k] = append(f.offsets[info.Topic+"#"+k], info.CommitLogOffset)
+	}
+	return nil
+}
+
+func (f *fakeIndexer) Query(topic, key string, maxNum int, _, _ int64) store.IndexQueryResult {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	offs := f.offsets[topic+"#"+key]
+	return store.IndexQueryResult{PhyOffsets: offs[:min(maxNum, len(offs))]}
+}
+
+func (f *fakeIndexer) Flush() error                     { return nil }
+func (f *fakeIndexer) FlushedTimestamp() int64          { return 0 }
+func (f *fakeIndexer) EndPhyOffset() int64              { return 0 }
+func (f *fakeIndexer) Truncate(int64) error             { return nil }
+func (f *fakeIndexer) DeleteExpired(int64) (int, error) { return 0, nil }
+func (f *fakeIndexer) Close() error                     { f.closed = true; return nil }
+
+func TestIndexerSeam(t *testing.T) {
+	o := storetest.Options(t.TempDir())
+	idx := &fakeIndexer{}
+	o.Indexer = idx
+	s, err := store.Open(o, zaptest.NewLogger(t), nil)
+	require.NoError(t, err)
+	s.Start()
+	mustPut(t, s, storetest.Msg("T", 0, []byte("a"), map[string]string{"KEYS": "k1 k2"}))
+	half := storetest.Msg("T", 0, []byte("half"), map[string]string{"KEYS": "k2"})
+	half.SysFlag = message.SysFlagTransactionPrep
+	mustPut(t, s, half)
+	waitDispatched(t, s)
+	q := s.QueryMessage("T", "k2", 10, 0, 1<<62)
+	require.Len(t, q.Records, 2, "prepared records are indexed too")
+	q.Release()
+	require.NoError(t, s.Close())
+	require.True(t, idx.closed)
+}

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"errors"
 	"io"
 	"net/netip"
 	"os"
@@ -70,6 +71,9 @@ func Msg(topic string, queueID int32, body []byte, props map[string]string) *sto
 func CopyDir(t testing.TB, src, dst string) {
 	t.Helper()
 	err := filepath.Walk(src, func(path string, info os.FileInfo, err error) error {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil // renamed or removed by the live store while we walked
+		}
 		if err != nil {
 			return err
 		}
@@ -81,7 +85,10 @@ func CopyDir(t testing.TB, src, dst string) {
 		if info.IsDir() {
 			return os.MkdirAll(target, 0o755)
 		}
-		return copyFile(path, target)
+		if err := copyFile(path, target); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		return nil
 	})
 	if err != nil {
 		t.Fatalf("copy %s: %v", src, err)
