@@ -277,4 +277,3 @@ func (b *Broker) Close() error {
 	})
 	return b.closeErr
 }
-

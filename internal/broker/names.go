@@ -10,4 +10,6 @@ import (
 func RequestCodeName(code int16) string { return strings.ToLower(protocol.RequestCode(code).String()) }
 
 // ResponseCodeName is a response code as RocketMQ 5's metrics label it ("SUCCESS" → "success").
-func ResponseCodeName(code int16) string { return strings.ToLower(protocol.ResponseCode(code).String()) }
+func ResponseCodeName(code int16) string {
+	return strings.ToLower(protocol.ResponseCode(code).String())
+}

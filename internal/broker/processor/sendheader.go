@@ -27,11 +27,12 @@ var sendFieldNames = [...][2]string{
 	{"reconsumeTimes", "j"}, {"unitMode", "k"}, {"maxReconsumeTimes", "l"}, {"batch", "m"},
 }
 
-// parseSendHeader reads either spelling: the one-letter names when the topic arrives as "b" (as
-// SEND_MESSAGE_V2 and SEND_BATCH_MESSAGE send it), the long names otherwise.
+// parseSendHeader reads either spelling: the one-letter names for SEND_MESSAGE_V2 and
+// SEND_BATCH_MESSAGE (so that a missing field is named as the client spells it), the long names
+// otherwise.
 func parseSendHeader(req *protocol.Command) (sendHeader, error) {
 	short := 0
-	if _, ok := req.ExtFields["b"]; ok {
+	if req.Code == int16(protocol.SendMessageV2) || req.Code == int16(protocol.SendBatchMessage) {
 		short = 1
 	}
 	name := func(i int) string { return sendFieldNames[i][short] }
