@@ -15,6 +15,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker/nsreg"
 	"github.com/rocketgo/rocketgo/internal/broker/offset"
 	"github.com/rocketgo/rocketgo/internal/broker/processor"
+	"github.com/rocketgo/rocketgo/internal/broker/rebalance"
 	"github.com/rocketgo/rocketgo/internal/broker/subscription"
 	"github.com/rocketgo/rocketgo/internal/broker/topic"
 	"github.com/rocketgo/rocketgo/internal/metrics"
@@ -177,7 +178,8 @@ func (b *Broker) buildServer() {
 		ShortPollingTime:  b.opts.ShortPollingTime,
 		SlaveReadEnable:   b.opts.SlaveReadEnable,
 	}, processor.Deps{Store: b.store, Topics: b.topics, Groups: b.groups, Offsets: b.offsets,
-		Consumers: b.consumers, Producers: b.producers, Holds: b.holds, Metrics: b.metrics}, b.lg.Named("processor"))
+		Consumers: b.consumers, Producers: b.producers, Holds: b.holds,
+		Locks: rebalance.NewLockManager(0, nil), Metrics: b.metrics}, b.lg.Named("processor"))
 	var observe func(code, respCode int16, d time.Duration)
 	if b.metrics != nil {
 		observe = func(code, respCode int16, d time.Duration) {

@@ -11,6 +11,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker/client"
 	"github.com/rocketgo/rocketgo/internal/broker/longpoll"
 	"github.com/rocketgo/rocketgo/internal/broker/offset"
+	"github.com/rocketgo/rocketgo/internal/broker/rebalance"
 	"github.com/rocketgo/rocketgo/internal/broker/subscription"
 	"github.com/rocketgo/rocketgo/internal/broker/topic"
 	"github.com/rocketgo/rocketgo/internal/metrics"
@@ -52,6 +53,7 @@ type Deps struct {
 	Consumers *client.ConsumerManager
 	Producers *client.ProducerManager
 	Holds     *longpoll.Service
+	Locks     *rebalance.LockManager
 	Metrics   *metrics.Broker // nil when metrics are off
 }
 
@@ -122,6 +124,8 @@ func (p *Processor) handlers() map[protocol.RequestCode]handleFunc {
 		protocol.QueryTopicConsumeByWho:        p.queryTopicConsumeByWho,
 		protocol.QueryMessage:                  p.queryMessage,
 		protocol.ViewMessageByID:               p.viewMessageByID,
+		protocol.LockBatchMQ:                   p.lockBatch,
+		protocol.UnlockBatchMQ:                 p.unlockBatch,
 	}
 }
 
