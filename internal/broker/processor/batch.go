@@ -42,7 +42,7 @@ func (p *Processor) sendBatch(_ context.Context, c *remoting.Conn, req *protocol
 	}
 	res := p.Store.PutMessages(&b)
 	if res.Status.Stored() {
-		p.Metrics.MessagesIn(t.topic, messageType(h.properties, t.cfg), n, len(req.Body))
+		p.Metrics.MessagesIn(t.topic, messageType(h.properties, t.cfg), n, int(res.WroteBytes))
 	}
 	return p.sendResponse(req, &res, t.queueID)
 }

@@ -55,7 +55,7 @@ func (p *Processor) sendMessage(_ context.Context, c *remoting.Conn, req *protoc
 	}
 	res := p.Store.PutMessage(&msg)
 	if res.Status.Stored() {
-		p.Metrics.MessagesIn(t.topic, messageType(h.properties, t.cfg), 1, len(req.Body))
+		p.Metrics.MessagesIn(t.topic, messageType(h.properties, t.cfg), 1, int(res.WroteBytes))
 	}
 	return p.sendResponse(req, &res, t.queueID)
 }
