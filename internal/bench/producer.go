@@ -1,0 +1,315 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rocketgo/rocketgo/internal/remoting"
+	"github.com/rocketgo/rocketgo/pkg/protocol"
+	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+)
+
+// producer sends the run's messages: Concurrency senders, each with at most
+// Window requests in flight, spread round-robin over queues.
+type producer struct {
+	o       *Options
+	keys    keySpace
+	tr      *tracker // nil: do not remember acknowledged keys
+	queues  []queueRef
+	clients []*remoting.Client
+	body    []byte
+
+	batchProps string // the SEND_BATCH_MESSAGE header's own properties
+	defQueues  string
+
+	rr    atomic.Uint64 // round-robin position over queues
+	seq   atomic.Uint64 // next sequence number
+	stop  atomic.Bool   // --duration elapsed
+	hist  []Histogram   // one per sender
+	codes codeCounter
+
+	sent     atomic.Int64 // messages handed to the connection
+	acked    atomic.Int64 // messages the broker stored
+	requests atomic.Int64
+	lastResp atomic.Int64 // unix ns of the last response
+	// badAnswers counts stored-status answers without a readable queueId,
+	// queueOffset or msgId.
+	badAnswers atomic.Int64
+
+	// remarks keeps the first remark of each failing code for the report.
+	remarks remarkLog
+
+	// firstAck is closed when the broker first stores a message.
+	firstAck     chan struct{}
+	firstAckOnce sync.Once
+}
+
+func newProducer(o *Options, keys keySpace, tr *tracker, queues []queueRef, clients []*remoting.Client) *producer {
+	p := &producer{o: o, keys: keys, tr: tr, queues: queues, clients: clients,
+		body: makeBody(o.Size), hist: make([]Histogram, o.Concurrency),
+		batchProps: string(message.AppendProperty(nil, message.PropertyWaitStoreMsgOK, strconv.FormatBool(o.Wait))),
+		defQueues:  strconv.Itoa(defaultTopicQueueNums),
+		firstAck:   make(chan struct{}),
+	}
+	return p
+}
+
+// makeBody returns size printable bytes, the same body for every message.
+func makeBody(size int) []byte {
+	b := make([]byte, size)
+	const pattern = "rocketgo-mqbench-0123456789abcdefghijklmnopqrstuvwxyz "
+	for i := range b {
+		b[i] = pattern[i%len(pattern)]
+	}
+	return b
+}
+
+// run sends until Messages are sent or Duration elapses, waits for every
+// answer (at most RequestTimeout after the last send) and returns when done.
+func (p *producer) run(ctx context.Context) {
+	if p.o.Duration > 0 {
+		t := time.AfterFunc(p.o.Duration, func() { p.stop.Store(true) })
+		defer t.Stop()
+	}
+	var wg sync.WaitGroup
+	for i := range p.o.Concurrency {
+		wg.Go(func() {
+			p.runSender(ctx, p.clients[i%len(p.clients)], &p.hist[i])
+		})
+	}
+	wg.Wait()
+}
+
+// runSender is one sender: it keeps up to Window requests in flight.
+func (p *producer) runSender(ctx context.Context, cli *remoting.Client, h *Histogram) {
+	tokens := make(chan struct{}, p.o.Window)
+	reqCtx, cancelReqs := context.WithCancel(ctx)
+	defer cancelReqs()
+	defer p.drain(tokens, cancelReqs)
+	var buf []byte
+	for {
+		select {
+		case tokens <- struct{}{}:
+		case <-ctx.Done():
+			return
+		}
+		first, n, ok := p.reserve()
+		if !ok {
+			<-tokens
+			return
+		}
+		q := p.queues[(p.rr.Add(1)-1)%uint64(len(p.queues))]
+		var req *protocol.Command
+		req, buf = p.request(first, n, q, buf)
+		conn, err := cli.Conn(ctx, q.Addr)
+		if err != nil {
+			p.codes.addErr(err)
+			p.requests.Add(1)
+			<-tokens
+			if ctx.Err() != nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond) // broker unreachable: do not spin
+			continue
+		}
+		p.sent.Add(int64(n))
+		p.requests.Add(1)
+		start := time.Now()
+		conn.InvokeAsync(reqCtx, req, func(resp *protocol.Command, err error) {
+			if err == nil {
+				now := time.Now()
+				h.Record(now.Sub(start))
+				p.lastResp.Store(now.UnixNano())
+			}
+			p.answered(first, n, resp, err)
+			<-tokens
+		})
+	}
+}
+
+// drain waits for the sender's requests in flight; after RequestTimeout it
+// gives up on them: cancel makes them fail (counted as "no answer").
+func (p *producer) drain(tokens chan struct{}, cancel context.CancelFunc) {
+	limit := time.NewTimer(p.o.RequestTimeout)
+	defer limit.Stop()
+	for range cap(tokens) {
+		select {
+		case tokens <- struct{}{}:
+		case <-limit.C:
+			cancel()
+			tokens <- struct{}{}
+		}
+	}
+}
+
+// reserve takes the next n ≤ Batch sequence numbers, or false when the
+// run has sent enough.
+func (p *producer) reserve() (first uint64, n int, ok bool) {
+	if p.stop.Load() {
+		return 0, 0, false
+	}
+	b := uint64(p.o.Batch)
+	first = p.seq.Add(b) - b
+	if p.o.Messages > 0 {
+		total := uint64(p.o.Messages)
+		if first >= total {
+			return 0, 0, false
+		}
+		b = min(b, total-first)
+	}
+	if first+b > maxSeq {
+		return 0, 0, false
+	}
+	return first, int(b), true
+}
+
+// answered accounts for one response.
+func (p *producer) answered(first uint64, n int, resp *protocol.Command, err error) {
+	if errors.Is(err, context.Canceled) {
+		// Only drain and --timeout cancel sends: they got no answer in time.
+		p.codes.addName("error: no answer (abandoned at the end)")
+		return
+	}
+	if err != nil {
+		p.codes.addErr(err)
+		return
+	}
+	p.codes.add(resp.Code)
+	if !storedCode(resp.Code) {
+		p.remarks.add(resp.Code, resp.Remark)
+		return
+	}
+	p.acked.Add(int64(n))
+	p.firstAckOnce.Do(func() { close(p.firstAck) })
+	at, err := answerPositions(resp, n)
+	if err != nil {
+		p.badAnswers.Add(1)
+		p.remarks.addNote("bad send answer", err.Error())
+	}
+	if p.tr != nil {
+		p.tr.acked(first, n, at)
+	}
+}
+
+// answerPositions reads where a SEND answer says its n messages went:
+// queueId, queueOffset (of the first) and msgId (comma-joined offset ids
+// for a batch). An answer missing or garbling them is an error; the
+// positions are then nil.
+func answerPositions(resp *protocol.Command, n int) ([]msgPos, error) {
+	f := protocol.Fields(resp)
+	q := f.Int32("queueId")
+	off := f.Int64("queueOffset")
+	ids := f.String("msgId")
+	if err := f.Err(); err != nil {
+		return nil, err
+	}
+	at := make([]msgPos, n)
+	for i := range at {
+		var id string
+		id, ids, _ = strings.Cut(ids, ",")
+		_, phy, err := message.ParseOffsetMsgID(id)
+		if err != nil {
+			return nil, fmt.Errorf("msgId %d of %d: %w", i+1, n, err)
+		}
+		at[i] = msgPos{q: q, off: off + int64(i), phy: phy}
+	}
+	if ids != "" {
+		return nil, fmt.Errorf("msgId has more than %d ids", n)
+	}
+	return at, nil
+}
+
+// request builds the send of messages first..first+n-1 to q. buf is scratch
+// space for properties, returned for reuse.
+func (p *producer) request(first uint64, n int, q queueRef, buf []byte) (*protocol.Command, []byte) {
+	ext := make(map[string]string, 14)
+	ext["a"] = p.o.ProducerGroup
+	ext["b"] = p.o.Topic
+	ext["c"] = defaultTopic
+	ext["d"] = p.defQueues
+	ext["e"] = q.qid
+	ext["f"] = "0"
+	ext["g"] = strconv.FormatInt(time.Now().UnixMilli(), 10)
+	ext["h"] = "0"
+	ext["j"] = "0"
+	ext["k"] = "false"
+	ext["n"] = q.BrokerName
+	var req *protocol.Command
+	if n == 1 && p.o.Batch == 1 {
+		buf = p.appendProps(buf[:0], first)
+		ext["i"] = string(buf)
+		ext["m"] = "false"
+		req = protocol.NewRequest(protocol.SendMessageV2, ext, p.body)
+	} else {
+		ext["i"] = p.batchProps
+		ext["m"] = "true"
+		req = protocol.NewRequest(protocol.SendBatchMessage, ext, p.batchBody(first, n))
+	}
+	req.SerializeType = p.o.Serialize
+	return req, buf
+}
+
+// appendProps appends the properties of message seq.
+func (p *producer) appendProps(dst []byte, seq uint64) []byte {
+	dst = append(dst, message.PropertyUniqClientMessageID...)
+	dst = append(dst, message.NameValueSeparator)
+	dst = p.keys.appendKey(dst, seq)
+	dst = append(dst, message.PropertySeparator)
+	dst = message.AppendProperty(dst, message.PropertyWaitStoreMsgOK, strconv.FormatBool(p.o.Wait))
+	if p.o.Tags != "" {
+		dst = message.AppendProperty(dst, message.PropertyTags, p.o.Tags)
+	}
+	return dst
+}
+
+// batchBody encodes n messages as a SEND_BATCH_MESSAGE body.
+func (p *producer) batchBody(first uint64, n int) []byte {
+	var props []byte
+	out := make([]byte, 0, n*(len(p.body)+batchEntryOverhead))
+	for i := range n {
+		props = p.appendProps(props[:0], first+uint64(i))
+		out = message.AppendBatchEntry(out, 0, p.body, string(props))
+	}
+	return out
+}
+
+// remarkLog keeps the first remark of each failing response code.
+type remarkLog struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+func (r *remarkLog) add(code int16, remark string) {
+	r.addNote(protocol.ResponseCode(code).String(), remark)
+}
+
+// addNote keeps remark under name unless one is kept already.
+func (r *remarkLog) addNote(name, remark string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.m == nil {
+		r.m = map[string]string{}
+	}
+	if _, ok := r.m[name]; !ok && len(r.m) < 16 {
+		r.m[name] = remark
+	}
+}
+
+func (r *remarkLog) snapshot() map[string]string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.m) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(r.m))
+	for k, v := range r.m {
+		out[k] = v
+	}
+	return out
+}
