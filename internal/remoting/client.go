@@ -153,7 +153,7 @@ func (c *Client) dial(ctx context.Context, addr string, cc *clientConn) {
 	cc.conn = conn
 	c.mu.Unlock()
 	conn.OnClose(func() { c.forget(addr, cc) })
-	conn.start(c.disp.goFunc)
+	conn.start(c.disp.tryGo)
 	c.lg.Debug("connected", zap.String("addr", addr), zap.Uint64("conn", conn.id))
 }
 
@@ -240,6 +240,7 @@ func (c *Client) Close() error {
 			cc.conn.shutdown(ErrClientClosed)
 		}
 	}
+	c.disp.close()
 	c.wg.Wait()
 	return nil
 }

@@ -73,10 +73,12 @@ func addrString(a net.Addr) string {
 	return a.String()
 }
 
-// start runs the reader and the writer through goFunc.
-func (c *Conn) start(goFunc func(func())) {
-	goFunc(c.writeLoop)
-	goFunc(c.readLoop)
+// start runs the reader and the writer through tryGo; if the owner is closing, the connection is
+// shut down instead.
+func (c *Conn) start(tryGo func(func()) bool) {
+	if !tryGo(c.writeLoop) || !tryGo(c.readLoop) {
+		c.shutdown(ErrConnClosed)
+	}
 }
 
 // ID is unique among the connections of one Server or Client.

@@ -20,15 +20,41 @@ type dispatcher struct {
 	sem      chan struct{}
 	wg       *sync.WaitGroup
 	observe  func(code, respCode int16, d time.Duration)
+
+	mu      sync.Mutex
+	closing bool // set by the owner's Close before it waits on wg
 }
 
-// goFunc runs f in a goroutine its owner waits for on Close.
-func (d *dispatcher) goFunc(f func()) {
+// tryGo runs f in a goroutine its owner waits for on Close, unless the owner is closing. Adding to
+// wg under mu, and never once closing is set, keeps Add from racing the owner's Wait.
+func (d *dispatcher) tryGo(f func()) bool {
+	d.mu.Lock()
+	if d.closing {
+		d.mu.Unlock()
+		return false
+	}
 	d.wg.Add(1)
+	d.mu.Unlock()
 	go func() {
 		defer d.wg.Done()
 		f()
 	}()
+	return true
+}
+
+// goFunc runs f in a goroutine its owner waits for; once the owner is closing, f runs on the
+// caller's goroutine instead, so that a callback still runs exactly once.
+func (d *dispatcher) goFunc(f func()) {
+	if !d.tryGo(f) {
+		f()
+	}
+}
+
+// close makes later tryGo calls refuse; the owner then waits on wg.
+func (d *dispatcher) close() {
+	d.mu.Lock()
+	d.closing = true
+	d.mu.Unlock()
 }
 
 // dispatch starts serving req; it never blocks the reader.

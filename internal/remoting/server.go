@@ -190,6 +190,7 @@ func (s *Server) Close() error {
 	for _, c := range conns {
 		c.shutdown(ErrServerClosed)
 	}
+	s.disp.close()
 	s.wg.Wait()
 	return err
 }
@@ -236,5 +237,5 @@ func (s *Server) serveConn(nc net.Conn) {
 			s.opts.OnDisconnect(c)
 		}
 	})
-	c.start(s.disp.goFunc)
+	c.start(s.disp.tryGo)
 }
