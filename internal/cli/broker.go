@@ -13,6 +13,7 @@ func NewBrokerCommand() *cobra.Command {
 		confPath    string
 		namesrvAddr string
 		print       bool
+		pprofAddr   string
 		logs        logFlags
 	)
 	cmd := &cobra.Command{
@@ -39,6 +40,11 @@ func NewBrokerCommand() *cobra.Command {
 				return nil
 			}
 			cfg.LogEffective(lg)
+			stopPprof, err := startPprof(pprofAddr, lg)
+			if err != nil {
+				return err
+			}
+			defer stopPprof()
 			reg, stopMetrics, err := metricsServer(cfg.MetricsExporterType.Enabled(), cfg.MetricsAddr(), lg)
 			if err != nil {
 				return err
@@ -68,6 +74,7 @@ func NewBrokerCommand() *cobra.Command {
 	cmd.Flags().StringVarP(&confPath, "configFile", "c", "", "broker config file (Java properties, e.g. conf/broker.conf)")
 	cmd.Flags().StringVarP(&namesrvAddr, "namesrvAddr", "n", "", "name server address list, e.g. '192.168.0.1:9876;192.168.0.2:9876'")
 	cmd.Flags().BoolVarP(&print, "printConfigItem", "p", false, "print the effective configuration and exit")
+	cmd.Flags().StringVar(&pprofAddr, "pprof-addr", "", "serve Go profiles (/debug/pprof/) on this host:port")
 	logs.register(cmd)
 	return cmd
 }
