@@ -83,13 +83,8 @@ func NewClient(opts ClientOptions, lg *zap.Logger) *Client {
 		opts.MaxConcurrentRequests = defaultMaxConcurrentRequests
 	}
 	c := &Client{opts: opts, lg: lg}
-	c.disp = dispatcher{
-		lg:       lg,
-		handlers: map[int16]Handler{},
-		fallback: opts.Handler,
-		sem:      make(chan struct{}, opts.MaxConcurrentRequests),
-		wg:       &c.wg,
-	}
+	c.disp = newDispatcher(lg, opts.MaxConcurrentRequests, &c.wg)
+	c.disp.fallback = opts.Handler
 	c.cfg = connConfig{
 		lg:           lg,
 		maxFrame:     opts.MaxFrameSize,

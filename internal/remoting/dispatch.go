@@ -23,6 +23,28 @@ type dispatcher struct {
 
 	mu      sync.Mutex
 	closing bool // set by the owner's Close before it waits on wg
+
+	// Requests are served by workers that outlive one request, so that the stacks they grew are
+	// reused: jobs hands a request to an idle worker, quit ends the idle ones on Close.
+	jobs     chan job
+	quit     chan struct{}
+	quitOnce sync.Once
+}
+
+// job is one request to serve.
+type job struct {
+	c   *Conn
+	h   Handler
+	req *protocol.Command
+}
+
+// workerIdleTimeout is how long a worker waits for another request before it exits.
+const workerIdleTimeout = 30 * time.Second
+
+// newDispatcher returns a dispatcher for an owner that waits on wg.
+func newDispatcher(lg *zap.Logger, maxConcurrent int, wg *sync.WaitGroup) dispatcher {
+	return dispatcher{lg: lg, handlers: make(map[int16]Handler), sem: make(chan struct{}, maxConcurrent), wg: wg,
+		jobs: make(chan job), quit: make(chan struct{})}
 }
 
 // tryGo runs f in a goroutine its owner waits for on Close, unless the owner is closing. Adding to
@@ -50,11 +72,12 @@ func (d *dispatcher) goFunc(f func()) {
 	}
 }
 
-// close makes later tryGo calls refuse; the owner then waits on wg.
+// close makes later tryGo calls refuse and ends idle workers; the owner then waits on wg.
 func (d *dispatcher) close() {
 	d.mu.Lock()
 	d.closing = true
 	d.mu.Unlock()
+	d.quitOnce.Do(func() { close(d.quit) })
 }
 
 // dispatch starts serving req; it never blocks the reader.
@@ -79,12 +102,34 @@ func (d *dispatcher) dispatch(c *Conn, req *protocol.Command) {
 		return
 	}
 	c.beginRequest(req, start)
-	d.wg.Add(1)
-	go d.serve(c, h, req)
+	j := job{c: c, h: h, req: req}
+	select {
+	case d.jobs <- j: // an idle worker took it
+	default:
+		d.wg.Add(1) // the reader calling us is counted in wg, so this cannot race Wait
+		go d.worker(j)
+	}
+}
+
+// worker serves j, then further requests until it has been idle for workerIdleTimeout.
+func (d *dispatcher) worker(j job) {
+	defer d.wg.Done()
+	idle := time.NewTimer(workerIdleTimeout)
+	defer idle.Stop()
+	for {
+		d.serve(j.c, j.h, j.req)
+		idle.Reset(workerIdleTimeout)
+		select {
+		case j = <-d.jobs:
+		case <-idle.C:
+			return
+		case <-d.quit:
+			return
+		}
+	}
 }
 
 func (d *dispatcher) serve(c *Conn, h Handler, req *protocol.Command) {
-	defer d.wg.Done()
 	resp := d.call(c, h, req)
 	<-d.sem
 	if resp == nil {

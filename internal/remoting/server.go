@@ -91,13 +91,8 @@ func NewServer(opts ServerOptions, lg *zap.Logger) *Server {
 	}
 	opts.setDefaults()
 	s := &Server{opts: opts, lg: lg}
-	s.disp = dispatcher{
-		lg:       lg,
-		handlers: make(map[int16]Handler),
-		sem:      make(chan struct{}, opts.MaxConcurrentRequests),
-		wg:       &s.wg,
-		observe:  opts.Observe,
-	}
+	s.disp = newDispatcher(lg, opts.MaxConcurrentRequests, &s.wg)
+	s.disp.observe = opts.Observe
 	writeTimeout := opts.WriteTimeout
 	if writeTimeout < 0 {
 		writeTimeout = 0
