@@ -40,6 +40,7 @@ func NewBrokerCommand() *cobra.Command {
 				return nil
 			}
 			cfg.LogEffective(lg)
+			tuneGC(lg)
 			stopPprof, err := startPprof(pprofAddr, lg)
 			if err != nil {
 				return err
