@@ -16,6 +16,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker/offset"
 	"github.com/rocketgo/rocketgo/internal/broker/processor"
 	"github.com/rocketgo/rocketgo/internal/broker/rebalance"
+	"github.com/rocketgo/rocketgo/internal/broker/schedule"
 	"github.com/rocketgo/rocketgo/internal/broker/subscription"
 	"github.com/rocketgo/rocketgo/internal/broker/topic"
 	"github.com/rocketgo/rocketgo/internal/metrics"
@@ -37,6 +38,7 @@ type Broker struct {
 	consumers *client.ConsumerManager
 	producers *client.ProducerManager
 	holds     *longpoll.Service
+	schedule  *schedule.Service
 	metrics   *metrics.Broker
 	proc      *processor.Processor
 	server    *remoting.Server
@@ -73,6 +75,13 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 	if err := b.openStore(); err != nil {
 		return nil, err
 	}
+	sched, err := schedule.New(schedule.Options{StorePathRootDir: opts.Store.RootDir, Levels: b.opts.Store.DelayLevels,
+		FlushInterval: opts.FlushDelayOffsetInterval}, b.store, lg.Named("schedule"))
+	if err != nil {
+		b.store.Close()
+		return nil, fmt.Errorf("broker: %w", err)
+	}
+	b.schedule = sched
 	if err := b.buildMetrics(); err != nil {
 		b.store.Close()
 		return nil, err
@@ -177,9 +186,10 @@ func (b *Broker) buildServer() {
 		LongPollingEnable: b.opts.LongPollingEnable,
 		ShortPollingTime:  b.opts.ShortPollingTime,
 		SlaveReadEnable:   b.opts.SlaveReadEnable,
+		MaxDelayLevel:     len(b.opts.Store.DelayLevels),
 	}, processor.Deps{Store: b.store, Topics: b.topics, Groups: b.groups, Offsets: b.offsets,
 		Consumers: b.consumers, Producers: b.producers, Holds: b.holds,
-		Locks: rebalance.NewLockManager(0, nil), Metrics: b.metrics}, b.lg.Named("processor"))
+		Locks: rebalance.NewLockManager(0, nil), Schedule: b.schedule, Metrics: b.metrics}, b.lg.Named("processor"))
 	var observe func(code, respCode int16, d time.Duration)
 	if b.metrics != nil {
 		observe = func(code, respCode int16, d time.Duration) {
@@ -200,6 +210,9 @@ func (b *Broker) Start() error {
 	b.store.Start()
 	b.offsets.Start()
 	b.holds.Start()
+	if !b.opts.Slave {
+		b.schedule.Start()
+	}
 	if err := b.server.Start(); err != nil {
 		return fmt.Errorf("broker: listen on %s: %w", b.opts.ListenAddr, err)
 	}
@@ -258,8 +271,8 @@ func (b *Broker) Store() *store.Store { return b.store }
 // Close shuts the broker down, in this order:
 //  1. unregister from the nameservers, so clients stop routing here;
 //  2. answer held pulls and stop accepting requests;
-//  3. stop housekeeping;
-//  4. persist consumer offsets;
+//  3. stop housekeeping and delayed delivery;
+//  4. persist consumer and delay offsets;
 //  5. close the store: flush the CommitLog, ConsumeQueues and index, write the checkpoint,
 //     remove the abort file, unmap.
 func (b *Broker) Close() error {
@@ -271,7 +284,7 @@ func (b *Broker) Close() error {
 		err := b.server.Close()
 		close(b.stopc)
 		b.wg.Wait()
-		err = errors.Join(err, b.offsets.Close(), b.store.Close())
+		err = errors.Join(err, b.schedule.Close(), b.offsets.Close(), b.store.Close())
 		if b.nsClient != nil {
 			err = errors.Join(err, b.nsClient.Close())
 		}

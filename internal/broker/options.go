@@ -41,6 +41,7 @@ type Options struct {
 
 	ChannelExpiredTimeout       time.Duration // 120 s
 	FlushConsumerOffsetInterval time.Duration // 5 s
+	FlushDelayOffsetInterval    time.Duration // 10 s
 	LongPollingEnable           bool
 	ShortPollingTime            time.Duration // 1 s
 	SlaveReadEnable             bool
@@ -65,6 +66,7 @@ func (o *Options) setDefaults() {
 	def(&o.RegisterTimeout, 6*time.Second)
 	def(&o.ChannelExpiredTimeout, 120*time.Second)
 	def(&o.FlushConsumerOffsetInterval, 5*time.Second)
+	def(&o.FlushDelayOffsetInterval, 10*time.Second)
 	def(&o.ShortPollingTime, time.Second)
 	if o.BrokerPermission == 0 {
 		o.BrokerPermission = 6

@@ -44,6 +44,7 @@ func brokerOptions(cfg *config.Broker) (broker.Options, error) {
 		CompressedRegister:          cfg.CompressedRegister,
 		ChannelExpiredTimeout:       cfg.ChannelExpiredTimeout.Duration(),
 		FlushConsumerOffsetInterval: cfg.FlushConsumerOffsetInterval.Duration(),
+		FlushDelayOffsetInterval:    cfg.FlushDelayOffsetInterval.Duration(),
 		LongPollingEnable:           cfg.LongPollingEnable,
 		ShortPollingTime:            cfg.ShortPollingTimeMills.Duration(),
 		SlaveReadEnable:             cfg.SlaveReadEnable,

@@ -72,6 +72,17 @@ func (p *Processor) getAllConsumerOffset(_ context.Context, _ *remoting.Conn, re
 	return withJSONBody(req, p.Offsets.Wrapper())
 }
 
+// getAllDelayOffset answers delayOffset.json's content (GET_ALL_DELAY_OFFSET; slaves copy it).
+func (p *Processor) getAllDelayOffset(_ context.Context, _ *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
+	data, err := p.Schedule.Encode()
+	if err != nil {
+		return nil, err
+	}
+	resp := success(req)
+	resp.Body = data
+	return resp, nil
+}
+
 // getBrokerRuntimeInfo answers the KV table admin tools and rocketmq-exporter read (§11.3).
 func (p *Processor) getBrokerRuntimeInfo(_ context.Context, _ *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
 	m := p.Store.RuntimeInfo()

@@ -12,6 +12,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker/longpoll"
 	"github.com/rocketgo/rocketgo/internal/broker/offset"
 	"github.com/rocketgo/rocketgo/internal/broker/rebalance"
+	"github.com/rocketgo/rocketgo/internal/broker/schedule"
 	"github.com/rocketgo/rocketgo/internal/broker/subscription"
 	"github.com/rocketgo/rocketgo/internal/broker/topic"
 	"github.com/rocketgo/rocketgo/internal/metrics"
@@ -40,6 +41,8 @@ type Options struct {
 	SlaveReadEnable   bool
 	// DefaultQueryMaxNum caps QUERY_MESSAGE by unique key (defaultQueryMaxNum, 32).
 	DefaultQueryMaxNum int
+	// MaxDelayLevel is the number of messageDelayLevel entries (18 by default).
+	MaxDelayLevel int
 	// BootTime is when the broker started (GET_BROKER_RUNTIME_INFO).
 	BootTime time.Time
 }
@@ -54,6 +57,7 @@ type Deps struct {
 	Producers *client.ProducerManager
 	Holds     *longpoll.Service
 	Locks     *rebalance.LockManager
+	Schedule  *schedule.Service
 	Metrics   *metrics.Broker // nil when metrics are off
 }
 
@@ -125,6 +129,8 @@ func (p *Processor) handlers() map[protocol.RequestCode]handleFunc {
 		protocol.QueryMessage:                  p.queryMessage,
 		protocol.ViewMessageByID:               p.viewMessageByID,
 		protocol.LockBatchMQ:                   p.lockBatch,
+		protocol.ConsumerSendMsgBack:           p.consumerSendMsgBack,
+		protocol.GetAllDelayOffset:             p.getAllDelayOffset,
 		protocol.UnlockBatchMQ:                 p.unlockBatch,
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rocketgo/rocketgo/internal/broker/schedule"
 	"github.com/rocketgo/rocketgo/internal/broker/topic"
 	"github.com/rocketgo/rocketgo/internal/metrics"
 	"github.com/rocketgo/rocketgo/internal/remoting"
@@ -39,7 +40,8 @@ func (p *Processor) sendMessage(_ context.Context, c *remoting.Conn, req *protoc
 	if len(req.Body) > p.opts.MaxMessageSize {
 		return nil, fail(protocol.MessageIllegal, "the message body size %d exceeds maxMessageSize %d", len(req.Body), p.opts.MaxMessageSize)
 	}
-	if t, err = p.retryOrDLQ(&h, req, t); err != nil {
+	dlq := false
+	if t, dlq, err = p.retryOrDLQ(&h, t); err != nil {
 		return nil, err
 	}
 	msg := store.Message{
@@ -52,6 +54,9 @@ func (p *Processor) sendMessage(_ context.Context, c *remoting.Conn, req *protoc
 		ReconsumeTimes: h.reconsumeTimes,
 		Body:           req.Body,
 		Properties:     p.withUniqKey(h.properties),
+	}
+	if level := schedule.DelayLevel(h.properties); level > 0 && !dlq {
+		schedule.Defer(&msg, level, p.opts.MaxDelayLevel)
 	}
 	res := p.Store.PutMessage(&msg)
 	if res.Status.Stored() {
@@ -102,26 +107,26 @@ func (p *Processor) checkSend(h *sendHeader, req *protocol.Command) (sendTarget,
 }
 
 // retryOrDLQ moves a message sent to a %RETRY% topic that has been reconsumed too often to the
-// group's dead-letter queue (Java handleRetryAndDLQ).
-func (p *Processor) retryOrDLQ(h *sendHeader, req *protocol.Command, t sendTarget) (sendTarget, error) {
+// group's dead-letter queue (Java handleRetryAndDLQ); dlq reports that it did.
+func (p *Processor) retryOrDLQ(h *sendHeader, t sendTarget) (_ sendTarget, dlq bool, _ error) {
 	group, ok := strings.CutPrefix(t.topic, topic.RetryGroupTopicPrefix)
 	if !ok {
-		return t, nil
+		return t, false, nil
 	}
 	gc, ok := p.Groups.FindOrCreate(group)
 	if !ok {
-		return t, fail(protocol.SubscriptionGroupNotExist, "subscription group not exist, %s", group)
+		return t, false, fail(protocol.SubscriptionGroupNotExist, "subscription group not exist, %s", group)
 	}
 	maxTimes := int32(gc.RetryMaxTimes)
 	if h.maxReconsumeTimes >= 0 {
 		maxTimes = h.maxReconsumeTimes
 	}
 	if h.reconsumeTimes < maxTimes {
-		return t, nil
+		return t, false, nil
 	}
-	dlq := topic.DLQTopic(group)
-	cfg := p.Topics.CreateTopicInSendMessageBack(dlq, 1, body.PermWrite, 0)
-	return sendTarget{topic: dlq, queueID: 0, cfg: cfg}, nil
+	name := topic.DLQTopic(group)
+	cfg := p.Topics.CreateTopicInSendMessageBack(name, 1, body.PermRead|body.PermWrite, 0)
+	return sendTarget{topic: name, queueID: 0, cfg: cfg}, true, nil
 }
 
 // withUniqKey returns props with a UNIQ_KEY added when it has none (ali-ons and batches of the Go
