@@ -133,6 +133,13 @@ func (b *Broker) openStore() error {
 	so.OnDispatch = func(d store.DispatchInfo) {
 		b.holds.Notify(d.Topic, d.QueueID, d.QueueOffset, d.TagsCode, d.Properties)
 	}
+	// Expired files moved some queues' minimum up: offsets below it move up too, never to 0
+	// (apache/rocketmq#4215).
+	so.OnCleaned = func(store.CleanResult) {
+		if n := b.offsets.Clamp(b.store.QueueBounds); n > 0 {
+			b.lg.Info("consumer offsets below a queue's new minimum moved up to it", zap.Int("offsets", n))
+		}
+	}
 	st, err := store.Open(so, b.lg.Named("store"), b.opts.Metrics)
 	if err != nil {
 		return fmt.Errorf("broker: open store: %w", err)
@@ -140,11 +147,7 @@ func (b *Broker) openStore() error {
 	b.store = st
 	b.opts.Store = so
 	// Offsets past what survived recovery are pulled back; offsets below a queue's start move up.
-	n := b.offsets.Clamp(func(t string, q int32) (int64, int64, bool) {
-		hi := st.MaxOffsetInQueue(t, q)
-		return st.MinOffsetInQueue(t, q), hi, true
-	})
-	if n > 0 {
+	if n := b.offsets.Clamp(st.QueueBounds); n > 0 {
 		b.lg.Warn("consumer offsets clamped to the recovered queues", zap.Int("offsets", n))
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/netip"
 	"strconv"
+	"time"
 
 	"github.com/rocketgo/rocketgo/internal/broker"
 	"github.com/rocketgo/rocketgo/internal/config"
@@ -94,5 +95,20 @@ func storeOptions(cfg *config.Broker) (store.Options, error) {
 	so.MaxHashSlotNum = cfg.MaxHashSlotNum
 	so.MaxIndexNum = cfg.MaxIndexNum
 	so.MaxMsgsNumBatch = cfg.MaxMsgsNumBatch
+	hours, err := cfg.DeleteHours()
+	if err != nil {
+		return store.Options{}, fmt.Errorf("deleteWhen: %w", err)
+	}
+	so.DeleteWhen = hours
+	so.FileReservedTime = time.Duration(cfg.FileReservedTime) * time.Hour
+	if cfg.FileReservedTime == 0 {
+		so.FileReservedTime = time.Nanosecond // Java: 0 hours means files expire at once
+	}
+	so.DiskMaxUsedSpaceRatio = cfg.DiskMaxUsedSpaceRatio
+	so.DiskSpaceCleanForciblyRatio = cfg.DiskSpaceCleanForciblyRatio
+	so.DiskSpaceWarningLevelRatio = cfg.DiskSpaceWarningLevelRatio
+	so.CleanResourceInterval = cfg.CleanResourceInterval.Duration()
+	so.DestroyMapedFileIntervalForcibly = cfg.DestroyMapedFileIntervalForcibly.Duration()
+	so.CleanFileForciblyEnable = cfg.CleanFileForciblyEnable
 	return so, nil
 }

@@ -83,7 +83,9 @@ func DecodeCheckpoint(b []byte) (Checkpoint, error) {
 	return c, nil
 }
 
-// readCheckpoint loads the checkpoint file; a missing file is a zero Checkpoint.
+// readCheckpoint loads the checkpoint file. A missing file is a zero
+// Checkpoint; so is one that cannot be read or is too short, reported as the
+// error: the checkpoint only narrows recovery, which then reads everything.
 func readCheckpoint(path string) (Checkpoint, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {

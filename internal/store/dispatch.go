@@ -9,6 +9,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/rocketgo/rocketgo/internal/store/commitlog"
 	"github.com/rocketgo/rocketgo/internal/store/consumequeue"
 	"github.com/rocketgo/rocketgo/internal/store/mmapfile"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
@@ -54,6 +55,11 @@ type dispatcher struct {
 	topics map[string]string
 	failed bool // a failure was logged; cleared on progress
 	live   bool // OnDispatch is called (not during recovery)
+
+	// Recovery only (before start):
+	strict    map[string]bool              // topics whose queues must not skip offsets (queueGapError)
+	only      map[commitlog.QueueKey]bool  // rebuild: dispatch only to these queues
+	onSegment func(f *mmapfile.MappedFile) // progress: called for every segment entered
 
 	stopc chan struct{}
 	donec chan struct{}
@@ -106,6 +112,7 @@ func (d *dispatcher) pass(limit int64) {
 
 // dispatchUpTo dispatches every record from the current offset below limit.
 func (d *dispatcher) dispatchUpTo(limit int64) error {
+	var last *mmapfile.MappedFile
 	for off := d.offset.Load(); off < limit; off = d.offset.Load() {
 		f := d.s.cl.AcquireAt(off)
 		if f == nil {
@@ -115,6 +122,10 @@ func (d *dispatcher) dispatchUpTo(limit int64) error {
 			}
 			return fmt.Errorf("store: dispatch: no segment holds offset %d", off)
 		}
+		if d.onSegment != nil && f != last {
+			d.onSegment(f)
+		}
+		last = f
 		err := mmapfile.CatchFault(func() error { return d.segment(f, limit) })
 		f.Release()
 		if err != nil {
@@ -175,6 +186,17 @@ func (d *dispatcher) dispatch(v message.View, off int64) error {
 		d.s.lg.Warn("not dispatching a record with an invalid topic", zap.Int64("offset", off), zap.ByteString("topic", v.Topic()))
 		return nil
 	}
+	if d.only != nil && !d.only[commitlog.QueueKey{Topic: info.Topic, QueueID: info.QueueID}] {
+		return nil
+	}
+	if d.s.deleted.hides(info.Topic, off) {
+		return nil // its topic was deleted after it was written
+	}
+	if inQueue && d.strict[info.Topic] {
+		if err := d.checkContinuous(info); err != nil {
+			return err
+		}
+	}
 	if inQueue {
 		e := consumequeue.Entry{Offset: off, Size: info.Size, TagsCode: info.TagsCode}
 		if err := d.s.cqs.put(info.Topic, info.QueueID, info.QueueOffset, e); err != nil {
@@ -191,6 +213,32 @@ func (d *dispatcher) dispatch(v message.View, off int64) error {
 	}
 	d.lastTS.Store(info.StoreTimestamp)
 	return nil
+}
+
+// queueGapError reports a record whose queue offset lies past the end of its
+// ConsumeQueue during recovery: entries before it are missing.
+type queueGapError struct {
+	key       commitlog.QueueKey
+	queueEnd  int64
+	recordOff int64
+}
+
+func (e *queueGapError) Error() string {
+	return fmt.Sprintf("store: consume queue %s/%d ends at %d but the record at commit log offset %d has a later queue offset",
+		e.key.Topic, e.key.QueueID, e.queueEnd, e.recordOff)
+}
+
+// checkContinuous refuses a record that would leave a gap in its queue.
+func (d *dispatcher) checkContinuous(info DispatchInfo) error {
+	q := d.s.cqs.get(info.Topic, info.QueueID)
+	end := int64(0)
+	if q != nil {
+		end = q.MaxOffset()
+	}
+	if info.QueueOffset <= end {
+		return nil
+	}
+	return &queueGapError{key: commitlog.QueueKey{Topic: info.Topic, QueueID: info.QueueID}, queueEnd: end, recordOff: info.CommitLogOffset}
 }
 
 // deliverTime is the tagsCode of a SCHEDULE_TOPIC_XXXX record: store time plus

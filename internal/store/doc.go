@@ -16,11 +16,21 @@
 // means the last run did not close cleanly. Clean: the last three CommitLog
 // segments are scanned for the end of the data. Abnormal: the scan starts at the
 // segment holding the checkpointed flushed offset and validates every record
-// (magic, sizes, physical offset, body CRC when CheckCRCOnRecover), cutting a
-// torn or corrupt tail. Then every ConsumeQueue is cut back so that no entry
-// points past the end of the log, records from the checkpointed dispatch offset
-// on are dispatched again (idempotently), and the topic-queue offset table is
-// rebuilt from the ConsumeQueues.
+// (magic, sizes, physical offset, topic, body CRC when CheckCRCOnRecover),
+// cutting a torn or corrupt tail. Then every ConsumeQueue is cut back so that
+// no entry points past the end of the log, records from the checkpointed
+// dispatch offset on are dispatched again (idempotently), queues found missing
+// entries are rebuilt from the log, and the topic-queue offset table is rebuilt
+// from the ConsumeQueues. The checkpoint advances with every ConsumeQueue flush
+// that leaves the queues durable further, so a crash re-reads little.
 //
-// The on-disk formats are drawn in docs/storage-format.md.
+// Cleanup (clean.go). A clean service deletes expired CommitLog segments at
+// DeleteWhen hours or when the disk fills, forcibly past
+// DiskSpaceCleanForciblyRatio, then the ConsumeQueue and index files below the
+// new min offset; past DiskSpaceWarningLevelRatio puts are refused until space
+// returns. Deleted topics leave tombstones so their records are never
+// dispatched again.
+//
+// The on-disk formats are drawn in docs/storage-format.md; what each flush
+// mode promises, in docs/durability.md.
 package store

@@ -1,6 +1,9 @@
 package store
 
 import (
+	"go.uber.org/zap"
+
+	"github.com/rocketgo/rocketgo/internal/store/commitlog"
 	"github.com/rocketgo/rocketgo/internal/store/index"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
 )
@@ -21,9 +24,11 @@ type Indexer interface {
 	// FlushedTimestamp is the store time up to which the index is durable
 	// (the checkpoint's indexMsgTimestamp).
 	FlushedTimestamp() int64
-	// EndPhyOffset is the CommitLog offset of the newest indexed record, 0 if
-	// none: after a crash, re-dispatch starts no later than this.
-	EndPhyOffset() int64
+	// ResumeOffset tells whether the index lost entries when it was opened
+	// after an unclean shutdown (files written after the checkpoint are
+	// dropped), and the CommitLog offset from which records must then be
+	// indexed again: re-dispatch starts no later than that.
+	ResumeOffset() (offset int64, lost bool)
 	// Truncate drops entries for records at or past the CommitLog's recovered end.
 	Truncate(commitLogEnd int64) error
 	// DeleteExpired drops index files that only cover records below the
@@ -42,15 +47,24 @@ type IndexQueryResult struct {
 // indexService adapts *index.Service to Indexer.
 type indexService struct{ s *index.Service }
 
-func openIndex(o *Options, clean bool, cp Checkpoint) (Indexer, error) {
+// openIndex opens the IndexFile service. After an unclean shutdown it repairs
+// the files written after the checkpoint, reading record times from cl.
+func openIndex(o *Options, clean bool, cp Checkpoint, cl *commitlog.CommitLog, lg *zap.Logger) (Indexer, error) {
 	s, err := index.Open(o.indexDir(), index.Options{
 		HashSlotNum:         o.MaxHashSlotNum,
 		IndexNum:            o.MaxIndexNum,
 		MaxQueryNum:         o.MaxMsgsNumBatch,
 		CleanShutdown:       clean,
 		CheckpointTimestamp: cp.IndexMsgTimestamp,
-		Now:                 o.Now,
-	}, nil)
+		RecordTime: func(phy int64) int64 {
+			m, err := cl.Lookup(phy)
+			if err != nil {
+				return -1
+			}
+			return m.StoreTimestamp
+		},
+		Now: o.Now,
+	}, lg)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +98,7 @@ func (x indexService) Query(topic, key string, maxNum int, begin, end int64) Ind
 
 func (x indexService) Flush() error                         { return x.s.Flush() }
 func (x indexService) FlushedTimestamp() int64              { return x.s.LastFlushedTimestamp() }
-func (x indexService) EndPhyOffset() int64                  { return x.s.EndPhyOffset() }
+func (x indexService) ResumeOffset() (int64, bool)          { return x.s.EndPhyOffset(), x.s.LostOnLoad() }
 func (x indexService) Truncate(end int64) error             { return x.s.Truncate(end) }
 func (x indexService) DeleteExpired(min int64) (int, error) { return x.s.DeleteExpired(min) }
 func (x indexService) Close() error                         { return x.s.Close() }

@@ -86,10 +86,37 @@ type Options struct {
 	// valid during the call.
 	OnDispatch func(DispatchInfo)
 
+	// Cleanup and disk guard (Java CleanCommitLogService and
+	// CleanConsumeQueueService; see clean.go).
+	DeleteWhen                  []int         // deleteWhen: hours of the day expired segments go, [4]
+	FileReservedTime            time.Duration // fileReservedTime: age at which a segment expires, 72 h
+	DiskMaxUsedSpaceRatio       int           // diskMaxUsedSpaceRatio: over it expired segments go at once, 75 (%)
+	DiskSpaceCleanForciblyRatio int           // diskSpaceCleanForciblyRatio: over it segments go whatever their age, 85
+	DiskSpaceWarningLevelRatio  int           // diskSpaceWarningLevelRatio: over it puts are refused, 90
+	CleanResourceInterval       time.Duration // cleanResourceInterval: how often the clean service runs, 10 s
+	// DestroyMapedFileIntervalForcibly: a deleted segment still mapped by
+	// readers this long after its deletion is reported (120 s). Its mapping is
+	// never pulled from under a reader.
+	DestroyMapedFileIntervalForcibly time.Duration
+	// CleanFileForciblyEnable allows deleting segments regardless of age over
+	// DiskSpaceCleanForciblyRatio (cleanFileForciblyEnable, default true).
+	CleanFileForciblyEnable bool
+	// DiskUsage reports the size and free bytes of the file system holding
+	// dir; nil means mmapfile.DiskUsage (statfs, as df counts). Tests fake a
+	// full disk here.
+	DiskUsage func(dir string) (total, free uint64, err error)
+	// OnCleaned is called by the clean service after it deleted files, with
+	// what went; the broker moves consumer offsets that fell below a queue's new
+	// minimum up to it. It runs on the clean goroutine.
+	OnCleaned func(CleanResult)
+
 	// Sync makes flushed CommitLog ranges durable; nil means msync. Tests
 	// inject failures here.
 	Sync mmapfile.SyncFunc
-	// Now is the clock for store timestamps; nil means time.Now.
+	// CreateSegment makes new CommitLog segment files; nil means
+	// mmapfile.Create. Tests inject a full disk here.
+	CreateSegment mmapfile.CreateFunc
+	// Now is the clock for store timestamps and file expiry; nil means time.Now.
 	Now func() time.Time
 }
 
@@ -122,6 +149,14 @@ func DefaultOptions(root string) Options {
 		MaxHashSlotNum:                    5_000_000,
 		MaxIndexNum:                       20_000_000,
 		MaxMsgsNumBatch:                   64,
+		DeleteWhen:                        []int{4},
+		FileReservedTime:                  72 * time.Hour,
+		DiskMaxUsedSpaceRatio:             75,
+		DiskSpaceCleanForciblyRatio:       85,
+		DiskSpaceWarningLevelRatio:        90,
+		CleanResourceInterval:             10 * time.Second,
+		DestroyMapedFileIntervalForcibly:  120 * time.Second,
+		CleanFileForciblyEnable:           true,
 	}
 }
 
@@ -172,6 +207,9 @@ func (o Options) withDefaults() (Options, error) {
 	if o.DelayLevels == nil {
 		o.DelayLevels = d.DelayLevels
 	}
+	if err := o.cleanupDefaults(d); err != nil {
+		return o, err
+	}
 	if o.TotalMemory <= 0 {
 		o.TotalMemory = mmapfile.TotalMemory()
 	}
@@ -179,6 +217,28 @@ func (o Options) withDefaults() (Options, error) {
 		o.Now = time.Now
 	}
 	return o, nil
+}
+
+// cleanupDefaults fills and checks the cleanup options.
+func (o *Options) cleanupDefaults(d Options) error {
+	if o.DeleteWhen == nil {
+		o.DeleteWhen = d.DeleteWhen
+	}
+	for _, h := range o.DeleteWhen {
+		if h < 0 || h > 23 {
+			return fmt.Errorf("store: deleteWhen hour %d is not 0-23", h)
+		}
+	}
+	setDur(&o.FileReservedTime, d.FileReservedTime)
+	setInt(&o.DiskMaxUsedSpaceRatio, d.DiskMaxUsedSpaceRatio)
+	setInt(&o.DiskSpaceCleanForciblyRatio, d.DiskSpaceCleanForciblyRatio)
+	setInt(&o.DiskSpaceWarningLevelRatio, d.DiskSpaceWarningLevelRatio)
+	setDur(&o.CleanResourceInterval, d.CleanResourceInterval)
+	setDur(&o.DestroyMapedFileIntervalForcibly, d.DestroyMapedFileIntervalForcibly)
+	if o.DiskUsage == nil {
+		o.DiskUsage = mmapfile.DiskUsage
+	}
+	return nil
 }
 
 func setInt(p *int, d int) {
@@ -213,6 +273,7 @@ func (o *Options) commitLogOptions() commitlog.Options {
 		StoreHost:             o.StoreHost,
 		Preallocate:           o.Preallocate,
 		Sync:                  o.Sync,
+		CreateSegment:         o.CreateSegment,
 		Now:                   o.Now,
 	}
 }
@@ -222,4 +283,5 @@ func (o *Options) consumeQueueDir() string { return filepath.Join(o.RootDir, "co
 func (o *Options) indexDir() string        { return filepath.Join(o.RootDir, "index") }
 func (o *Options) checkpointPath() string  { return filepath.Join(o.RootDir, "checkpoint") }
 func (o *Options) abortPath() string       { return filepath.Join(o.RootDir, "abort") }
+func (o *Options) tombstonePath() string   { return filepath.Join(o.RootDir, "deletedTopics.json") }
 func (o *Options) lockPath() string        { return filepath.Join(o.RootDir, "lock") }

@@ -71,6 +71,15 @@ func (r *PutResult) AppendMsgIDs(dst []byte) []byte {
 
 var errBadTopic = errors.New("store: topic is empty, longer than 127 bytes, or not a plain name")
 
+// ErrDiskFull matches (errors.Is) the error of a put refused by the disk guard.
+var ErrDiskFull = errors.New("store: disk full")
+
+// errDiskFull carries the disk guard's remark.
+type errDiskFull struct{ remark string }
+
+func (e errDiskFull) Error() string        { return e.remark }
+func (e errDiskFull) Is(target error) bool { return target == ErrDiskFull }
+
 // PutMessage stores one message. It does not allocate on success.
 func (s *Store) PutMessage(m *Message) PutResult {
 	if r, refused := s.refusePut(m.Topic); refused {
@@ -96,9 +105,12 @@ func (s *Store) PutMessages(b *Batch) PutResult {
 
 // refusePut applies the store-level checks Java makes before a put.
 func (s *Store) refusePut(topic string) (PutResult, bool) {
+	full := s.clean.fullRemark()
 	switch {
 	case s.closed.Load():
 		return s.failed(ServiceNotAvailable, ErrClosed), true
+	case full != "":
+		return s.failed(ServiceNotAvailable, errDiskFull{full}), true
 	case !validTopic(topic):
 		return s.failed(MessageIllegal, errBadTopic), true
 	case s.cl.LockHeldFor() > s.opts.OSPageCacheBusyTimeout:
@@ -119,6 +131,9 @@ func (s *Store) failed(st PutStatus, err error) PutResult {
 }
 
 func (s *Store) result(a commitlog.Result) PutResult {
+	if a.Status == CreateMappedFileFailed {
+		s.clean.kick() // maybe the disk is full: measure it and free space now
+	}
 	r := PutResult{
 		Status: a.Status, WroteOffset: a.WroteOffset, WroteBytes: a.WroteBytes, QueueOffset: a.QueueOffset,
 		StoreTimestamp: a.StoreTimestamp, MsgNum: a.MsgNum, Offsets: a.Offsets, StoreHost: s.opts.StoreHost,

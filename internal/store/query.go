@@ -2,9 +2,7 @@ package store
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"time"
 
 	"go.uber.org/zap"
 
@@ -170,8 +168,12 @@ func matchingRecord(f *mmapfile.MappedFile, off int64, topic, key string) []byte
 }
 
 // DeleteTopic removes a topic's ConsumeQueues and forgets its queue offsets.
-// Its records stay in the CommitLog until they expire.
+// Its records stay in the CommitLog until they expire; a tombstone (see
+// tombstones) keeps them from being dispatched again, after a crash too.
 func (s *Store) DeleteTopic(topic string) error {
+	if err := s.deleted.add(topic, s.cl.MaxOffset()); err != nil {
+		return fmt.Errorf("store: delete topic %s: %w", topic, err)
+	}
 	n, err := s.cqs.removeTopic(topic)
 	s.cl.RemoveTopic(topic)
 	s.lg.Info("deleted topic", zap.String("topic", topic), zap.Int("queues", n), zap.Error(err))
@@ -181,27 +183,14 @@ func (s *Store) DeleteTopic(topic string) error {
 	return nil
 }
 
-// CleanExpired deletes CommitLog segments last modified more than maxAge ago
-// (all but the newest when force is set), at most maxFiles (≤ 0: no limit),
-// then the ConsumeQueue and index files that only cover deleted data. The
-// broker's clean service calls it on its schedule (deleteWhen, disk ratios).
-func (s *Store) CleanExpired(maxAge time.Duration, force bool, maxFiles int) (int, error) {
-	n, err := s.cl.Queue().DeleteExpired(maxAge, s.opts.Now(), force, maxFiles)
-	if n == 0 {
-		return 0, err
+// QueueBounds returns a queue's min offset and max offset (the offset the next
+// message gets); ok is false when the store has no such queue. Its signature
+// is the broker's offset.QueueBounds: consumer offsets are clamped into
+// [min, max] after Open and after the clean service deleted files.
+func (s *Store) QueueBounds(topic string, queueID int32) (min, max int64, ok bool) {
+	q := s.cqs.get(topic, queueID)
+	if q == nil {
+		return 0, 0, false
 	}
-	minPhy := s.cl.MinOffset()
-	var errs = []error{err}
-	for _, q := range s.cqs.all() {
-		if _, err := q.DeleteBelow(minPhy); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	if s.idx != nil {
-		if _, err := s.idx.DeleteExpired(minPhy); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	s.lg.Info("deleted expired commit log segments", zap.Int("segments", n), zap.Int64("minOffset", minPhy))
-	return n, errors.Join(errs...)
+	return q.MinOffset(), q.MaxOffset(), true
 }

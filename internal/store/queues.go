@@ -23,14 +23,21 @@ type queueTable struct {
 
 	mu sync.RWMutex
 	m  map[string]map[int32]*cq
+	// dirs are the topic directories found at load, with or without queues.
+	dirs map[string]bool
+	// clean: the last run closed cleanly, so queue tails past their end are zeros.
+	clean bool
 }
 
 func newQueueTable(root string, opts consumequeue.Options, lg *zap.Logger) *queueTable {
-	return &queueTable{root: root, opts: opts, lg: lg, m: make(map[string]map[int32]*cq)}
+	return &queueTable{root: root, opts: opts, lg: lg, m: make(map[string]map[int32]*cq), dirs: make(map[string]bool)}
 }
 
-// load opens and recovers every queue under root/<topic>/<queueId>/.
-func (t *queueTable) load() error {
+// load opens and recovers every queue under root/<topic>/<queueId>/; clean
+// says the last run closed cleanly.
+func (t *queueTable) load(clean bool) error {
+	t.clean = clean
+	defer func() { t.clean = false }() // queues created later are new
 	if err := os.MkdirAll(t.root, 0o755); err != nil {
 		return fmt.Errorf("store: mkdir %s: %w", t.root, err)
 	}
@@ -42,6 +49,7 @@ func (t *queueTable) load() error {
 		if !td.IsDir() {
 			continue
 		}
+		t.dirs[td.Name()] = true
 		ids, err := os.ReadDir(filepath.Join(t.root, td.Name()))
 		if err != nil {
 			return fmt.Errorf("store: read %s: %w", td.Name(), err)
@@ -67,7 +75,7 @@ func (t *queueTable) open(topic string, qid int32) (*cq, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	if err := q.Recover(); err != nil {
+	if err := q.Recover(t.clean); err != nil {
 		q.Close()
 		return nil, fmt.Errorf("store: %w", err)
 	}
@@ -89,6 +97,41 @@ func (t *queueTable) get(topic string, qid int32) *cq {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	return t.m[topic][qid]
+}
+
+// getBytes is get for a topic held as bytes (no allocation).
+func (t *queueTable) getBytes(topic []byte, qid int32) *cq {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.m[string(topic)][qid]
+}
+
+// topics returns the topics that have queues or had a directory at load.
+func (t *queueTable) topics() map[string]bool {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	out := make(map[string]bool, len(t.m))
+	for topic, qs := range t.m {
+		if len(qs) > 0 {
+			out[topic] = true
+		}
+	}
+	for topic := range t.dirs {
+		out[topic] = true
+	}
+	return out
+}
+
+// remove destroys one queue's files and forgets it.
+func (t *queueTable) remove(topic string, qid int32) error {
+	t.mu.Lock()
+	q := t.m[topic][qid]
+	delete(t.m[topic], qid)
+	t.mu.Unlock()
+	if q == nil {
+		return nil
+	}
+	return q.Destroy()
 }
 
 // put writes a ConsumeQueue entry, creating the queue if needed. The table's

@@ -8,8 +8,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/rocketgo/rocketgo/internal/store/mmapfile"
 )
 
 // stats are the counters behind RuntimeInfo (Java StoreStatsService).
@@ -178,15 +176,15 @@ func (s *Store) RuntimeInfo() map[string]string {
 // diskInfo adds the disk usage keys.
 func (s *Store) diskInfo(m map[string]string) {
 	ratio := func(dir string) string {
-		total, free, err := mmapfile.DiskUsage(dir)
+		total, free, err := s.opts.DiskUsage(dir)
 		if err != nil || total == 0 {
 			return "-1"
 		}
-		return strconv.FormatFloat(float64(total-free)/float64(total), 'f', -1, 64)
+		return strconv.FormatFloat(float64(total-min(free, total))/float64(total), 'f', -1, 64)
 	}
 	m["commitLogDiskRatio"] = ratio(s.opts.CommitLogDir)
 	m["consumeQueueDiskRatio"] = ratio(s.opts.consumeQueueDir())
-	if total, free, err := mmapfile.DiskUsage(s.opts.CommitLogDir); err == nil {
+	if total, free, err := s.opts.DiskUsage(s.opts.CommitLogDir); err == nil {
 		m["commitLogDirCapacity"] = fmt.Sprintf("Total : %s, Free : %s.", humanBytes(int64(total)), humanBytes(int64(free)))
 	}
 }

@@ -25,10 +25,19 @@ type Store struct {
 	lg   *zap.Logger
 	lock *mmapfile.FileLock
 
-	cl   *commitlog.CommitLog
-	cqs  *queueTable
-	idx  Indexer // nil when MessageIndexEnable is off
-	disp *dispatcher
+	cl      *commitlog.CommitLog
+	cqs     *queueTable
+	idx     Indexer // nil when MessageIndexEnable is off
+	disp    *dispatcher
+	clean   *cleaner
+	deleted *tombstones // deleted topics whose records stay in the CommitLog
+
+	recovery RecoveryStats // what Open's recovery did
+	cpMu     sync.Mutex    // serialises checkpoint writes
+	cpLast   Checkpoint    // the checkpoint last written
+	// logicsFailed: a ConsumeQueue or index flush failed; the checkpoint's
+	// dispatched offset stays put until restart.
+	logicsFailed atomic.Bool
 
 	stats   *stats
 	metrics *metrics
@@ -88,10 +97,13 @@ func (s *Store) open() error {
 	clean := errors.Is(err, os.ErrNotExist)
 	cp, err := readCheckpoint(o.checkpointPath())
 	if err != nil {
-		return err
+		s.lg.Warn("ignoring the checkpoint: recovery reads the whole log", zap.Error(err))
 	}
 	s.lg.Info("opening message store", zap.Bool("lastExitOK", clean), zap.String("flushDiskType", o.FlushType.String()),
 		zap.Int64("checkpointFlushedOffset", cp.FlushedOffset), zap.Int64("checkpointDispatchedOffset", cp.DispatchedOffset))
+	if s.deleted, err = loadTombstones(o.tombstonePath()); err != nil {
+		return err
+	}
 	clOpts := o.commitLogOptions()
 	clOpts.OnFlush = s.observeFlush
 	if s.cl, err = commitlog.Open(clOpts, s.lg.Named("commitlog")); err != nil {
@@ -100,18 +112,19 @@ func (s *Store) open() error {
 	s.cqs = newQueueTable(o.consumeQueueDir(), consumequeue.Options{
 		EntriesPerFile: o.CQEntriesPerFile, Logger: s.lg.Named("consumequeue"),
 	}, s.lg)
-	if err := s.cqs.load(); err != nil {
+	if err := s.cqs.load(clean); err != nil {
 		return err
 	}
 	switch {
 	case o.Indexer != nil:
 		s.idx = o.Indexer
 	case o.MessageIndexEnable:
-		if s.idx, err = openIndex(o, clean, cp); err != nil {
+		if s.idx, err = openIndex(o, clean, cp, s.cl, s.lg.Named("index")); err != nil {
 			return fmt.Errorf("store: %w", err)
 		}
 	}
 	s.disp = newDispatcher(s)
+	s.clean = newCleaner(s)
 	return s.recover(clean, cp)
 }
 
@@ -125,7 +138,8 @@ func (s *Store) createAbortFile() error {
 }
 
 // Start starts the background work: CommitLog flush, dispatch, ConsumeQueue
-// flush and the checkpoint, statistics.
+// flush and the checkpoint, statistics, the clean service. The disk is
+// measured before Start returns, so a full disk refuses the first put.
 func (s *Store) Start() {
 	s.startOnce.Do(func() {
 		if s.closed.Load() {
@@ -134,8 +148,10 @@ func (s *Store) Start() {
 		s.started.Store(true)
 		s.cl.Start()
 		s.disp.start()
+		s.clean.checkDisk()
 		s.loop.goFunc(s.runLogicsFlush)
 		s.loop.goFunc(s.stats.run(s.loop.stopc))
+		s.loop.goFunc(s.clean.run(s.loop.stopc))
 		s.lg.Info("message store started")
 	})
 }
@@ -194,9 +210,14 @@ func (s *Store) release() {
 	_ = s.lock.Release()
 }
 
-// IsWritable reports whether puts are accepted: open, and the CommitLog not
-// poisoned by a failed flush.
-func (s *Store) IsWritable() bool { return !s.closed.Load() && s.cl.IsWritable() }
+// IsWritable reports whether puts are accepted: open, the CommitLog not
+// poisoned by a failed flush, and the disk not over DiskSpaceWarningLevelRatio.
+func (s *Store) IsWritable() bool {
+	return !s.closed.Load() && s.cl.IsWritable() && s.clean.fullRemark() == ""
+}
+
+// Recovery describes what Open's recovery did.
+func (s *Store) Recovery() RecoveryStats { return s.recovery }
 
 // CommitLogMinOffset is the first CommitLog offset still stored.
 func (s *Store) CommitLogMinOffset() int64 { return s.cl.MinOffset() }

@@ -29,6 +29,7 @@ func Options(dir string) broker.Options {
 	so.CommitLogSegmentSize = SegmentSize
 	so.CQEntriesPerFile = EntriesPerFile
 	so.StoreHost = StoreHost
+	so.DiskUsage = storetest.NoDiskPressure // the machine's own disk must not decide the tests
 	so.MaxHashSlotNum = 1000
 	so.MaxIndexNum = 4000
 	so.FlushIntervalCommitLog = 10 * time.Millisecond

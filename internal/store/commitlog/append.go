@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/netip"
 	"strings"
+	"syscall"
 
 	"github.com/rocketgo/rocketgo/internal/store/mmapfile"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
@@ -84,6 +85,7 @@ func (c *CommitLog) Append(m *message.Message) Result {
 	f, ts, r, ok := c.beginLocked(size)
 	if !ok {
 		c.endLocked()
+		c.refused(r)
 		return r
 	}
 	key := QueueKey{m.Topic, m.QueueID}
@@ -147,6 +149,7 @@ func (c *CommitLog) AppendBatch(b *Batch) Result {
 	f, ts, r, ok := c.beginLocked(total)
 	if !ok {
 		c.endLocked()
+		c.refused(r)
 		return r
 	}
 	key := QueueKey{b.Topic, b.QueueID}
@@ -229,11 +232,35 @@ func (c *CommitLog) beginLocked(size int) (*mmapfile.MappedFile, int64, Result, 
 		}
 	}
 	if err != nil {
-		return nil, 0, Result{Status: CreateMappedFileFailed, Err: fmt.Errorf("commitlog: %w", err)}, false
+		return nil, 0, Result{Status: CreateMappedFileFailed, Err: createFailed(err)}, false
 	}
 	ts := max(now.UnixMilli(), c.mu.lastStoreTS)
 	c.mu.lastStoreTS = ts
 	return f, ts, Result{}, true
+}
+
+// refused finishes a put that beginLocked refused. When no new segment could
+// be made, the previous one may just have been closed by a BLANK: it is made
+// durable and readable like any write (the flusher is woken, nobody waits).
+func (c *CommitLog) refused(r Result) {
+	if r.Status != CreateMappedFileFailed {
+		return
+	}
+	if c.opts.FlushType == AsyncFlush {
+		c.signalReadable()
+	}
+	c.flusher.wait(c.MaxOffset(), false)
+}
+
+// createFailed explains a failure to create the next segment. The log stays
+// consistent (the previous segment is closed by its BLANK, or there is none),
+// so the next put simply tries again.
+func createFailed(err error) error {
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+		return fmt.Errorf("commitlog: no disk space for the next commit log segment; "+
+			"puts succeed again once space is freed: %w", err)
+	}
+	return fmt.Errorf("commitlog: cannot create the next commit log segment: %w", err)
 }
 
 // closeSegmentLocked fills the rest of f with a BLANK marker. REQUIRES: c.mu.

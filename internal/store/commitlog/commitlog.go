@@ -64,7 +64,7 @@ func Open(opts Options, lg *zap.Logger) (*CommitLog, error) {
 		lg = zap.NewNop()
 	}
 	q, err := mmapfile.OpenQueue(o.Dir, o.SegmentSize, mmapfile.QueueOptions{
-		Preallocate: o.Preallocate, Sync: o.Sync, Logger: lg,
+		Preallocate: o.Preallocate, Sync: o.Sync, Create: o.CreateSegment, Logger: lg,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("commitlog: open %s: %w", o.Dir, err)

@@ -41,6 +41,9 @@ type Options struct {
 	Preallocate bool
 	// Sync makes a flushed range durable; nil means msync. Tests inject failures here.
 	Sync mmapfile.SyncFunc
+	// CreateSegment makes a new segment file; nil means mmapfile.Create. Tests
+	// inject a full disk here.
+	CreateSegment mmapfile.CreateFunc
 	// Now is the clock for store timestamps; nil means time.Now.
 	Now func() time.Time
 	// OnFlush, if set, is called after every sync with its duration and error.

@@ -1,6 +1,7 @@
 package commitlog
 
 import (
+	"bytes"
 	"fmt"
 
 	"go.uber.org/zap"
@@ -14,16 +15,30 @@ type RecoverStats struct {
 	From        int64  // offset the scan started at (a segment start)
 	End         int64  // end of the last valid record
 	Records     int    // valid records scanned
+	Segments    int    // segments read by the scan
 	LastStoreTS int64  // store timestamp of the last valid record, 0 if none
 	Stopped     string // why the scan stopped before the end of the segments, "" at a clean end
 	Removed     int    // segments deleted past End
+	// zeroTail: the scan ended at zeros or at the end of the last segment, not
+	// at damaged bytes.
+	zeroTail bool
 }
+
+// RecordFunc is told of every valid record a recovery scan reads, in log
+// order; v is only valid during the call.
+type RecordFunc func(v message.View, off int64)
 
 // Recover finds the end of the valid data and truncates the log there (the rest
 // of that segment zeroed, later segments deleted). After a clean shutdown it
 // scans the last three segments; otherwise it scans from the start of the
 // segment holding from (the checkpointed flushed offset), validating every record.
 func (c *CommitLog) Recover(clean bool, from int64) (RecoverStats, error) {
+	return c.RecoverWith(clean, from, nil)
+}
+
+// RecoverWith is Recover calling onRecord (when not nil) for every valid record
+// scanned.
+func (c *CommitLog) RecoverWith(clean bool, from int64, onRecord RecordFunc) (RecoverStats, error) {
 	files := c.q.Files()
 	if len(files) == 0 {
 		return RecoverStats{}, nil
@@ -34,7 +49,7 @@ func (c *CommitLog) Recover(clean bool, from int64) (RecoverStats, error) {
 	}
 	var st RecoverStats
 	err := mmapfile.CatchFault(func() error {
-		st = c.scan(files, i)
+		st = c.scan(files, i, onRecord)
 		return nil
 	})
 	if err != nil {
@@ -45,7 +60,13 @@ func (c *CommitLog) Recover(clean bool, from int64) (RecoverStats, error) {
 			st.Removed++
 		}
 	}
-	if err := c.q.Truncate(st.End); err != nil {
+	// After a clean shutdown the bytes past the end are known to be zeros when
+	// the scan ended on zeros; otherwise they are zeroed and synced.
+	cut := c.q.Truncate
+	if clean && st.zeroTail {
+		cut = c.q.SetEnd
+	}
+	if err := cut(st.End); err != nil {
 		return st, fmt.Errorf("commitlog: truncate %s at %d: %w", c.opts.Dir, st.End, err)
 	}
 	c.mu.Lock()
@@ -71,28 +92,38 @@ func segmentIndex(files []*mmapfile.MappedFile, off int64) int {
 	return len(files) - 1
 }
 
-// scan validates records from the start of files[i] on.
-func (c *CommitLog) scan(files []*mmapfile.MappedFile, i int) RecoverStats {
+// scan validates records from the start of files[i] on, logging its progress
+// segment by segment.
+func (c *CommitLog) scan(files []*mmapfile.MappedFile, i int, onRecord RecordFunc) RecoverStats {
 	st := RecoverStats{From: files[i].Start(), End: files[i].Start()}
+	first := i
 	for ; i < len(files); i++ {
 		f := files[i]
 		if f.Start() != st.End {
 			st.Stopped = fmt.Sprintf("segment %s does not follow offset %d", f.Path(), st.End)
 			return st
 		}
-		pos, reason := c.scanSegment(f, &st)
+		c.lg.Info("recovering commit log segment", zap.String("file", f.Path()),
+			zap.Int("segment", i-first+1), zap.Int("of", len(files)-first), zap.Int("recordsSoFar", st.Records))
+		st.Segments++
+		pos, reason := c.scanSegment(f, &st, onRecord)
 		st.End = f.Start() + pos
 		if reason != "" {
 			st.Stopped = reason
+			st.zeroTail = reason == endOfData
 			return st
 		}
 	}
+	st.zeroTail = true
 	return st
 }
 
+// endOfData is why a scan stops at zeros.
+const endOfData = "end of data"
+
 // scanSegment returns the end of the valid records in f, and why it stopped
 // before the segment's end ("" when the segment is complete, closed by a BLANK).
-func (c *CommitLog) scanSegment(f *mmapfile.MappedFile, st *RecoverStats) (int64, string) {
+func (c *CommitLog) scanSegment(f *mmapfile.MappedFile, st *RecoverStats, onRecord RecordFunc) (int64, string) {
 	var pos int64
 	for pos < f.Size() {
 		if f.Size()-pos < message.BlankMinLen {
@@ -112,10 +143,13 @@ func (c *CommitLog) scanSegment(f *mmapfile.MappedFile, st *RecoverStats) (int64
 			v, _ := message.Parse(f.Bytes(pos, int64(size)))
 			st.Records++
 			st.LastStoreTS = v.StoreTimestamp()
+			if onRecord != nil {
+				onRecord(v, f.Start()+pos)
+			}
 			pos += int64(size)
 		default:
 			if size == 0 && magic == 0 {
-				return pos, "end of data"
+				return pos, endOfData
 			}
 			return pos, fmt.Sprintf("bad magic %#x at %d", magic, f.Start()+pos)
 		}
@@ -135,6 +169,10 @@ func (c *CommitLog) checkRecord(f *mmapfile.MappedFile, pos int64, size int32) s
 	}
 	if v.PhysicalOffset() != at {
 		return fmt.Sprintf("record at %d says it is at %d (stale data)", at, v.PhysicalOffset())
+	}
+	if t := v.Topic(); len(t) == 0 || bytes.IndexByte(t, 0) >= 0 {
+		// No topic is empty or holds a NUL: zeros there are a torn tail.
+		return fmt.Sprintf("record at %d has a damaged topic %q", at, t)
 	}
 	if c.opts.CheckCRCOnRecover && !v.CheckCRC() {
 		return fmt.Sprintf("record at %d: %v", at, message.ErrBadCRC)

@@ -263,3 +263,27 @@ func (cq *ConsumeQueue) Destroy() error {
 
 // Size is the disk space the queue's files take.
 func (cq *ConsumeQueue) Size() int64 { return int64(cq.q.Len()) * cq.fileSize }
+
+// DurableBelow is the CommitLog offset below which every record this queue
+// indexes has a durable entry, capped at limit: limit when every written entry
+// is flushed, else the offset of the first non-blank entry not yet flushed.
+func (cq *ConsumeQueue) DurableBelow(limit int64) int64 {
+	pos := max(cq.q.FlushedWhere(), cq.q.MinOffset())
+	for pos < cq.q.MaxOffset() {
+		e, ok := cq.Get(pos / EntrySize)
+		if !ok {
+			return 0 // cannot tell: assume nothing is durable
+		}
+		if !e.IsBlank() {
+			return min(limit, e.Offset)
+		}
+		pos += EntrySize
+	}
+	return limit
+}
+
+// Holds reports whether the entry for qoff is stored: below the end, in a file
+// that exists.
+func (cq *ConsumeQueue) Holds(qoff int64) bool {
+	return qoff >= 0 && qoff < cq.MaxOffset() && cq.q.Find(qoff*EntrySize) != nil
+}

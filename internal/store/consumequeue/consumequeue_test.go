@@ -20,7 +20,7 @@ func openCQ(t *testing.T, root string) *ConsumeQueue {
 	t.Helper()
 	cq, err := Open(root, "TopicA", 3, Options{EntriesPerFile: perFile, Logger: zaptest.NewLogger(t)})
 	require.NoError(t, err)
-	require.NoError(t, cq.Recover())
+	require.NoError(t, cq.Recover(false))
 	t.Cleanup(cq.Close)
 	return cq
 }

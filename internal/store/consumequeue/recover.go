@@ -10,8 +10,9 @@ import (
 
 // Recover finds the end of the valid entries in the last three files (an entry
 // is valid when its offset is ≥ 0 and its size > 0) and truncates the queue
-// there.
-func (cq *ConsumeQueue) Recover() error {
+// there. After a clean shutdown (clean) a queue that ends in a zero entry is
+// known to hold only zeros past it, and is not zeroed and synced again.
+func (cq *ConsumeQueue) Recover(clean bool) error {
 	cq.mu.Lock()
 	defer cq.mu.Unlock()
 	files := cq.q.Files()
@@ -19,12 +20,14 @@ func (cq *ConsumeQueue) Recover() error {
 		return nil
 	}
 	end := files[max(len(files)-3, 0)].Start()
+	zeroAtEnd := true
 	err := mmapfile.CatchFault(func() error {
 		for _, f := range files[max(len(files)-3, 0):] {
 			pos := int64(0)
 			for ; pos+EntrySize <= f.Size(); pos += EntrySize {
 				e := readEntry(f.Bytes(pos, EntrySize))
 				if e.Offset < 0 || e.Size <= 0 {
+					zeroAtEnd = e == Entry{}
 					break
 				}
 				if !e.IsBlank() {
@@ -41,7 +44,11 @@ func (cq *ConsumeQueue) Recover() error {
 	if err != nil {
 		return fmt.Errorf("consumequeue: recover %s/%d: %w", cq.topic, cq.queueID, err)
 	}
-	if err := cq.q.Truncate(end); err != nil {
+	cut := cq.q.Truncate
+	if clean && zeroAtEnd {
+		cut = cq.q.SetEnd
+	}
+	if err := cut(end); err != nil {
 		return fmt.Errorf("consumequeue: recover %s/%d: %w", cq.topic, cq.queueID, err)
 	}
 	cq.minLogic.Store(min(cq.minLogic.Load(), end))

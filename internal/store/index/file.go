@@ -163,6 +163,19 @@ func (f *IndexFile) EndTimestamp() int64 { return f.Header().EndTimestamp }
 // EndPhyOffset is the commitlog offset of the newest entry.
 func (f *IndexFile) EndPhyOffset() int64 { return f.Header().EndPhyOffset }
 
+// indexedUpTo reports whether the record at phyOffset is already in the file
+// or before it: below the end offset, or at it when the newest entry is that
+// record's (re-dispatch after recovery starts at the newest indexed record).
+func (f *IndexFile) indexedUpTo(phyOffset int64) bool {
+	f.mu.RLock()
+	defer f.mu.RUnlock()
+	if phyOffset != f.h.EndPhyOffset || f.data == nil {
+		return phyOffset < f.h.EndPhyOffset
+	}
+	n := f.h.IndexCount - 1
+	return n >= 1 && DecodeEntry(f.entryLocked(n)).PhyOffset == phyOffset
+}
+
 // IsFull reports that Put would not write: every entry is used, or no disk space could be
 // reserved for the file.
 func (f *IndexFile) IsFull() bool {

@@ -36,6 +36,10 @@ type Options struct {
 	// IndexService.load does; the store re-dispatches what they held.
 	CleanShutdown       bool
 	CheckpointTimestamp int64
+	// RecordTime reads a record's store timestamp from the commitlog; repairing
+	// a file after an unclean shutdown uses it when the file's header on disk
+	// predates its first entry. Without it such a file is deleted.
+	RecordTime RecordTimeFunc
 	// Now names new files; time.Now when nil.
 	Now func() time.Time
 
@@ -95,6 +99,7 @@ type Service struct {
 
 	flushMu     sync.Mutex // serialises Flush
 	lastFlushed atomic.Int64
+	lostOnLoad  bool // Open dropped files newer than the checkpoint
 }
 
 // Open loads every index file in dir (creating dir if needed), oldest first by name.
@@ -134,7 +139,10 @@ func (s *Service) loadAll() error {
 			return err
 		}
 	}
-	return nil
+	if !s.opts.CleanShutdown {
+		s.files, err = s.recoverUnclean(s.files)
+	}
+	return err
 }
 
 // fileNames lists the index files of the directory in name (= creation) order, as Java sorts
@@ -169,12 +177,6 @@ func (s *Service) loadOne(path string) error {
 		return err
 	}
 	h := f.Header()
-	if !s.opts.CleanShutdown && h.EndTimestamp > s.opts.CheckpointTimestamp {
-		s.lg.Warn("index: deleting an index file newer than the checkpoint after an unclean shutdown",
-			zap.String("file", path), zap.Int64("endTimestamp", h.EndTimestamp),
-			zap.Int64("checkpointIndexTimestamp", s.opts.CheckpointTimestamp))
-		return f.Destroy()
-	}
 	s.lg.Info("index: loaded index file", zap.String("file", path), zap.Int32("indexCount", h.IndexCount),
 		zap.Int64("beginPhyOffset", h.BeginPhyOffset), zap.Int64("endPhyOffset", h.EndPhyOffset),
 		zap.Bool("readOnly", f.sealed))
@@ -197,17 +199,21 @@ func (s *Service) abandonedCreation(path string) bool {
 // BuildIndex indexes one dispatched record under topic#UNIQ_KEY and topic#key for each key in
 // KEYS, in that order, as Java's IndexService.buildIndex does. Rollback records are skipped
 // (prepared and committed ones are indexed), and so are records before the newest file's end
-// offset, which makes re-dispatch after recovery idempotent. A full file rolls to a new one.
+// offset and the newest indexed record itself, which makes re-dispatch after recovery
+// idempotent (Java re-indexes a record at the end offset). A full file rolls to a new one.
 func (s *Service) BuildIndex(req Request) error {
 	if req.SysFlag&sysFlagTransactionMask == sysFlagTransactionRollback {
+		return nil
+	}
+	s.mu.RLock()
+	last := s.lastLocked()
+	s.mu.RUnlock()
+	if last != nil && last.indexedUpTo(req.PhyOffset) {
 		return nil
 	}
 	f, err := s.writableFile()
 	if err != nil {
 		return err
-	}
-	if req.PhyOffset < f.EndPhyOffset() {
-		return nil
 	}
 	prefix := topicPrefixHash(req.Topic)
 	if req.UniqKey != "" {
@@ -356,6 +362,11 @@ func (s *Service) EndPhyOffset() int64 {
 	}
 	return 0
 }
+
+// LostOnLoad reports that Open repaired or dropped files written after the
+// checkpoint (an unclean shutdown): the records from EndPhyOffset on must be
+// indexed again.
+func (s *Service) LostOnLoad() bool { return s.lostOnLoad }
 
 // FileCount is the number of index files.
 func (s *Service) FileCount() int {

@@ -86,8 +86,9 @@ func TestBuildIndexSkipsAlreadyIndexed(t *testing.T) {
 	build(t, s, rec(100, "k", ""), rec(150, "j", "")) // before the end: re-dispatch, skipped
 	require.Equal(t, []int64{200, 100}, query(s, "k"))
 	require.Empty(t, query(s, "j"))
-	build(t, s, rec(200, "j", "")) // equal to the end: indexed, as in Java
-	require.Equal(t, []int64{200}, query(s, "j"))
+	build(t, s, rec(200, "j", "")) // the newest indexed record again: skipped (Java would index it)
+	require.Empty(t, query(s, "j"))
+	require.Equal(t, []int64{200, 100}, query(s, "k"))
 	require.Equal(t, int64(200), s.EndPhyOffset())
 }
 
@@ -169,8 +170,10 @@ func TestReopen(t *testing.T) {
 	require.Equal(t, 2, s2.FileCount())
 	require.Equal(t, want, query(s2, "a"))
 	require.Equal(t, []int64{2000}, query(s2, "u2"))
-	build(t, s2, rec(2000, "late", ""), rec(3000, "a", ""))
-	require.Equal(t, []int64{2000}, query(s2, "late"))
+	// Re-dispatch after recovery repeats the newest indexed record: it is not
+	// indexed twice (Java would add its keys again).
+	build(t, s2, rec(2000, "a", "u2"), rec(3000, "a", ""))
+	require.Equal(t, []int64{2000}, query(s2, "u2"))
 	require.Equal(t, append([]int64{3000}, want...), query(s2, "a"))
 }
 
@@ -186,24 +189,30 @@ func TestOpenAfterUncleanShutdown(t *testing.T) {
 	require.NoError(t, s.Close())
 
 	// The checkpoint says the index is durable up to the second file's end (ts0+4000): the third
-	// file (end ts0+5000) goes, the others stay.
+	// file (end ts0+5000) is repaired; its only record's keys may be incomplete, so they go and
+	// with them the file.
 	opts.CleanShutdown = false
 	opts.CheckpointTimestamp = ts0 + 4000
 	s2 := openService(t, dir, opts)
+	require.True(t, s2.LostOnLoad())
 	require.Equal(t, 2, s2.FileCount())
 	require.Equal(t, []int64{4000, 3000, 2000, 1000}, query(s2, "a"))
 	require.Equal(t, ts0+4000, s2.LastFlushedTimestamp())
 	require.Equal(t, int64(4000), s2.EndPhyOffset())
-	build(t, s2, rec(5000, "a", "")) // re-dispatched by the store
+	build(t, s2, rec(4000, "a", ""), rec(5000, "a", "")) // re-dispatched by the store from 4000
 	require.Equal(t, []int64{5000, 4000, 3000, 2000, 1000}, query(s2, "a"))
 	require.NoError(t, s2.Close())
 
+	// With no checkpoint every file is repaired: the full ones keep all their entries.
 	opts.CheckpointTimestamp = 0
 	s3 := openService(t, dir, opts)
-	require.Zero(t, s3.FileCount())
-	entries, err := os.ReadDir(dir)
-	require.NoError(t, err)
-	require.Empty(t, entries)
+	require.Equal(t, 2, s3.FileCount())
+	require.Equal(t, []int64{4000, 3000, 2000, 1000}, query(s3, "a"))
+
+	// After a clean stop nothing is lost.
+	require.NoError(t, s3.Close())
+	opts.CleanShutdown = true
+	require.False(t, openService(t, dir, opts).LostOnLoad())
 }
 
 func TestOpenRejectsOtherLayout(t *testing.T) {

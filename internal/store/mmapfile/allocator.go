@@ -50,7 +50,7 @@ func (a *allocator) run() {
 		case <-a.stopc:
 			return
 		case r := <-a.reqc:
-			r.f, r.err = Create(filepath.Join(a.q.dir, FileName(r.start)), r.start, a.q.fileSize)
+			r.f, r.err = a.q.create(filepath.Join(a.q.dir, FileName(r.start)), r.start, a.q.fileSize)
 			if r.err != nil {
 				a.q.lg.Warn("preallocating segment failed", zap.Int64("start", r.start), zap.Error(r.err))
 			}

@@ -23,6 +23,10 @@ var (
 // is msync(MS_SYNC); tests inject failures through it.
 type SyncFunc func(f *MappedFile, b []byte) error
 
+// CreateFunc makes a new segment file of size bytes for start at path (see
+// Create, the default). Tests inject failures through it.
+type CreateFunc func(path string, start, size int64) (*MappedFile, error)
+
 // DefaultSync syncs b with msync(MS_SYNC).
 func DefaultSync(_ *MappedFile, b []byte) error { return msync(b) }
 
@@ -75,7 +79,7 @@ func Create(path string, start, size int64) (*MappedFile, error) {
 		os.Remove(tmp)
 		return nil, fmt.Errorf("mmapfile: %s %s: %w", op, tmp, err)
 	}
-	if err := allocate(f, size); err != nil {
+	if err := allocate(f, 0, size); err != nil {
 		return fail("allocate", err)
 	}
 	if err := f.Sync(); err != nil {
@@ -91,14 +95,15 @@ func Create(path string, start, size int64) (*MappedFile, error) {
 	return mapFile(f, path, start, size)
 }
 
-// allocate gives f its blocks, by fallocate or else by writing zeros.
-func allocate(f *os.File, size int64) error {
+// allocate gives f its blocks up to size, by fallocate or else by writing
+// zeros from from on (the bytes before from are kept).
+func allocate(f *os.File, from, size int64) error {
 	err := preallocate(f, size)
 	if !errors.Is(err, errUnsupported) {
 		return err
 	}
 	zeros := make([]byte, 1<<20)
-	for off := int64(0); off < size; {
+	for off := from; off < size; {
 		n := min(int64(len(zeros)), size-off)
 		if _, err := f.WriteAt(zeros[:n], off); err != nil {
 			return err
@@ -311,5 +316,8 @@ func SyncDir(dir string) error {
 	return nil
 }
 
-// DiskUsage returns the total and free bytes of the file system holding path.
+// DiskUsage returns the size and the free bytes of the file system holding
+// path as df counts them: free is what an unprivileged process may still
+// allocate, and total is that plus what is in use (blocks reserved for root are
+// left out), so (total-free)/total is df's Use%.
 func DiskUsage(path string) (total, free uint64, err error) { return diskUsage(path) }

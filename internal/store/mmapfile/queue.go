@@ -21,6 +21,9 @@ type QueueOptions struct {
 	Preallocate bool
 	// Sync makes flushed ranges durable; nil means DefaultSync (msync).
 	Sync SyncFunc
+	// Create makes a new segment file; nil means Create. Tests inject a full
+	// disk here.
+	Create CreateFunc
 	// Logger; nil means no logging.
 	Logger *zap.Logger
 }
@@ -30,6 +33,7 @@ type Queue struct {
 	dir      string
 	fileSize int64
 	sync     SyncFunc
+	create   CreateFunc
 	lg       *zap.Logger
 	alloc    *allocator
 
@@ -51,9 +55,12 @@ func OpenQueue(dir string, fileSize int64, opts QueueOptions) (*Queue, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("mmapfile: mkdir %s: %w", dir, err)
 	}
-	q := &Queue{dir: dir, fileSize: fileSize, sync: opts.Sync, lg: opts.Logger}
+	q := &Queue{dir: dir, fileSize: fileSize, sync: opts.Sync, create: opts.Create, lg: opts.Logger}
 	if q.sync == nil {
 		q.sync = DefaultSync
+	}
+	if q.create == nil {
+		q.create = Create
 	}
 	if q.lg == nil {
 		q.lg = zap.NewNop()
@@ -93,6 +100,11 @@ func (q *Queue) load() error {
 		starts = append(starts, start)
 	}
 	sort.Slice(starts, func(i, j int) bool { return starts[i] < starts[j] })
+	if n := len(starts); n > 0 {
+		if err := q.extendShortLast(filepath.Join(q.dir, FileName(starts[n-1]))); err != nil {
+			return err
+		}
+	}
 	for _, s := range starts {
 		f, err := Open(filepath.Join(q.dir, FileName(s)), s, q.fileSize)
 		if err != nil {
@@ -102,6 +114,38 @@ func (q *Queue) load() error {
 	}
 	if n := len(q.files); n > 0 {
 		q.flushedWhere.Store(q.files[n-1].End())
+	}
+	return nil
+}
+
+// extendShortLast gives the newest segment its full size again when it is
+// shorter (a copy cut short, a file truncated by hand): the bytes past its end
+// are gone either way, and as zeros recovery sees the end of the data there.
+// A shorter segment before the newest is left for Open to refuse: extending it
+// would make recovery drop every later segment.
+func (q *Queue) extendShortLast(path string) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("mmapfile: stat %s: %w", path, err)
+	}
+	if st.Size() >= q.fileSize {
+		return nil
+	}
+	q.lg.Warn("newest segment is shorter than the segment size: extending it with zeros",
+		zap.String("file", path), zap.Int64("size", st.Size()), zap.Int64("want", q.fileSize))
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return fmt.Errorf("mmapfile: open %s: %w", path, err)
+	}
+	err = allocate(f, st.Size(), q.fileSize)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("mmapfile: extend %s to %d bytes: %w", path, q.fileSize, err)
 	}
 	return nil
 }
@@ -239,7 +283,7 @@ func (q *Queue) CreateAt(start int64) (*MappedFile, error) {
 		f, err = q.alloc.take(start)
 	}
 	if f == nil && err == nil {
-		f, err = Create(filepath.Join(q.dir, FileName(start)), start, q.fileSize)
+		f, err = q.create(filepath.Join(q.dir, FileName(start)), start, q.fileSize)
 	}
 	if err != nil {
 		return nil, err
@@ -317,32 +361,40 @@ func (q *Queue) fileFrom(off int64) *MappedFile {
 // Truncate cuts the queue at off: the segment holding off is zeroed from there
 // and its positions set to it; segments after it are destroyed; segments before
 // it are marked full and flushed. FlushedWhere becomes off.
-func (q *Queue) Truncate(off int64) error {
+func (q *Queue) Truncate(off int64) error { return q.cut(off, true) }
+
+// SetEnd is Truncate without zeroing the rest of the segment holding off: for
+// a queue known to hold only zeros past off (after a clean shutdown).
+func (q *Queue) SetEnd(off int64) error { return q.cut(off, false) }
+
+func (q *Queue) cut(off int64, zero bool) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	keep := q.files[:0:0]
 	var errs []error
+	removed := false
 	for _, f := range q.files {
 		switch {
 		case f.End() <= off:
 			f.SetPositions(f.Size(), f.Size())
 			keep = append(keep, f)
 		case f.Start() <= off:
-			if err := f.ZeroFrom(off - f.Start()); err != nil {
-				errs = append(errs, err)
+			if zero {
+				errs = append(errs, f.ZeroFrom(off-f.Start()))
+			} else {
+				f.SetPositions(off-f.Start(), off-f.Start())
 			}
 			keep = append(keep, f)
 		default:
 			q.lg.Info("removing segment past the recovered end", zap.String("file", f.Path()), zap.Int64("end", off))
-			if err := f.Destroy(); err != nil {
-				errs = append(errs, err)
-			}
+			errs = append(errs, f.Destroy())
+			removed = true
 		}
 	}
 	q.files = keep
 	q.flushedWhere.Store(off)
-	if err := SyncDir(q.dir); err != nil {
-		errs = append(errs, err)
+	if removed {
+		errs = append(errs, SyncDir(q.dir))
 	}
 	return errors.Join(errs...)
 }
@@ -350,6 +402,13 @@ func (q *Queue) Truncate(off int64) error {
 // DeleteFirst destroys segments from the oldest while pred holds, never the
 // newest segment, at most max (≤ 0: no limit). It returns how many went.
 func (q *Queue) DeleteFirst(max int, pred func(f *MappedFile) bool) (int, error) {
+	gone, err := q.DeleteFirstFiles(max, pred)
+	return len(gone), err
+}
+
+// DeleteFirstFiles is DeleteFirst returning the segments it destroyed: their
+// mappings live on until the readers holding them release them (Refs > 0).
+func (q *Queue) DeleteFirstFiles(max int, pred func(f *MappedFile) bool) ([]*MappedFile, error) {
 	var victims []*MappedFile
 	q.mu.RLock()
 	for i := 0; i < len(q.files)-1 && (max <= 0 || i < max); i++ {
@@ -360,7 +419,7 @@ func (q *Queue) DeleteFirst(max int, pred func(f *MappedFile) bool) (int, error)
 	}
 	q.mu.RUnlock()
 	if len(victims) == 0 {
-		return 0, nil
+		return nil, nil
 	}
 	q.mu.Lock()
 	// Only the oldest files are removed, and only this method removes from the
@@ -378,7 +437,7 @@ func (q *Queue) DeleteFirst(max int, pred func(f *MappedFile) bool) (int, error)
 			errs = append(errs, err)
 		}
 	}
-	return n, errors.Join(errs...)
+	return victims[:n], errors.Join(errs...)
 }
 
 // DeleteExpired destroys the oldest segments last modified before now-maxAge

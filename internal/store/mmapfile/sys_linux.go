@@ -55,13 +55,16 @@ func zeroRange(f *os.File, off, n int64) error {
 	return unix.Fallocate(fd, unix.FALLOC_FL_KEEP_SIZE, off, n)
 }
 
-// diskUsage returns the total and free bytes of the file system holding path.
+// diskUsage returns df's view of the file system holding path: used blocks
+// plus the blocks available to unprivileged users, and the latter.
 func diskUsage(path string) (total, free uint64, err error) {
 	var st unix.Statfs_t
 	if err := unix.Statfs(path, &st); err != nil {
 		return 0, 0, err
 	}
-	return st.Blocks * uint64(st.Bsize), st.Bavail * uint64(st.Bsize), nil
+	bs := uint64(st.Bsize)
+	used := (st.Blocks - min(st.Bfree, st.Blocks)) * bs
+	return used + st.Bavail*bs, st.Bavail * bs, nil
 }
 
 // totalMemory is the machine's RAM in bytes, 0 if unknown.

@@ -3,9 +3,11 @@ package storetest
 import (
 	"errors"
 	"io"
+	"math/rand/v2"
 	"net/netip"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -38,7 +40,21 @@ func Options(dir string) store.Options {
 	o.FlushCommitLogThoroughInterval = 50 * time.Millisecond
 	o.FlushIntervalConsumeQueue = 10 * time.Millisecond
 	o.FlushConsumeQueueThoroughInterval = 50 * time.Millisecond
+	o.DiskUsage = NoDiskPressure
 	return o
+}
+
+// NoDiskPressure is a store.Options.DiskUsage that reports a 10% used disk,
+// so that tests do not depend on the machine's disk.
+func NoDiskPressure(string) (total, free uint64, err error) { return 100 << 30, 90 << 30, nil }
+
+// DiskAt returns a store.Options.DiskUsage reporting the percentage *used
+// reads at every call.
+func DiskAt(used *atomic.Int64) func(string) (uint64, uint64, error) {
+	return func(string) (uint64, uint64, error) {
+		const total = 1000 << 20
+		return total, uint64(total - total*used.Load()/100), nil
+	}
 }
 
 // Open opens and starts a store, and closes it when the test ends.
@@ -135,6 +151,37 @@ func LoseCommitLogAfter(t testing.TB, commitLogDir string, segmentSize, offset i
 		case start+segmentSize > offset:
 			Zero(t, path, offset-start, segmentSize-(offset-start))
 		}
+	}
+}
+
+// GarbleCommitLogAfter makes a copied CommitLog look like a power loss after
+// offset on a disk that returns garbage for what was never synced: random
+// bytes from offset to the end of its segment and in every later segment.
+func GarbleCommitLogAfter(t testing.TB, commitLogDir string, segmentSize, offset int64, rng *rand.Rand) {
+	t.Helper()
+	entries, err := os.ReadDir(commitLogDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		start, ok := mmapfile.ParseFileName(e.Name())
+		if !ok || start+segmentSize <= offset {
+			continue
+		}
+		from := max(offset-start, 0)
+		junk := make([]byte, segmentSize-from)
+		for i := range junk {
+			junk[i] = byte(rng.IntN(256))
+		}
+		WriteAt(t, filepath.Join(commitLogDir, e.Name()), from, junk)
+	}
+}
+
+// Truncate cuts a file to size bytes.
+func Truncate(t testing.TB, path string, size int64) {
+	t.Helper()
+	if err := os.Truncate(path, size); err != nil {
+		t.Fatal(err)
 	}
 }
 
