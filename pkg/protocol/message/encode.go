@@ -117,7 +117,15 @@ func Encode(dst []byte, m *Message) (int, error) {
 	p := encodeUntilProps(b, m, m.BodyCRC, m.Body)
 	binary.BigEndian.PutUint16(b[p:], uint16(len(m.Properties)))
 	copy(b[p+2:], m.Properties)
+	sealRecord(b)
 	return size, nil
+}
+
+// sealRecord writes the record's totalSize, last: until then the record reads as zeros (the end of
+// the data) to recovery, so a process killed in the middle of writing it (kill -9 at a page fault
+// of the mapped segment) leaves no half-written record behind for recovery to accept.
+func sealRecord(b []byte) {
+	binary.BigEndian.PutUint32(b[PosTotalSize:], uint32(len(b)))
 }
 
 // BatchEntrySize is the record size of a SEND_BATCH_MESSAGE entry stored with
@@ -169,14 +177,16 @@ func EncodeBatchEntry(dst []byte, m *Message, e BatchEntry, suffix string) (int,
 		p++
 	}
 	copy(b[p:], suffix)
+	sealRecord(b)
 	return size, nil
 }
 
 // encodeUntilProps writes every field before propertiesLen into b (already
-// sized to the record) and returns the position of propertiesLen.
+// sized to the record) and returns the position of propertiesLen. totalSize
+// stays 0 until sealRecord.
 func encodeUntilProps(b []byte, m *Message, crc int32, body []byte) int {
 	be := binary.BigEndian
-	be.PutUint32(b[PosTotalSize:], uint32(len(b)))
+	be.PutUint32(b[PosTotalSize:], 0)
 	be.PutUint32(b[PosMagic:], MagicV1)
 	be.PutUint32(b[PosBodyCRC:], uint32(crc))
 	be.PutUint32(b[PosQueueID:], uint32(m.QueueID))
@@ -224,6 +234,6 @@ func putHost(b []byte, h netip.AddrPort) int {
 // magic) at the start of dst. size must be ≥ BlankMinLen and ≤ len(dst); only the
 // first 8 bytes are written.
 func EncodeBlank(dst []byte, size int) {
-	binary.BigEndian.PutUint32(dst[PosTotalSize:], uint32(size))
 	binary.BigEndian.PutUint32(dst[PosMagic:], MagicBlank)
+	binary.BigEndian.PutUint32(dst[PosTotalSize:], uint32(size)) // last, as sealRecord
 }

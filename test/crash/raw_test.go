@@ -1,0 +1,153 @@
+package crash
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/rocketgo/rocketgo/internal/remoting"
+	"github.com/rocketgo/rocketgo/pkg/protocol"
+	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+)
+
+// rawTimeout bounds one raw request.
+const rawTimeout = 10 * time.Second
+
+// rawClient speaks the remoting protocol to one broker over one kept connection (redialled after
+// the broker restarts), for the requests the Go client does not offer: PULL_MESSAGE by queue
+// offset without a consumer, QUERY_MESSAGE and VIEW_MESSAGE_BY_ID. (The harness's raw client dials
+// a connection per request, which thousands of look-ups would turn into thousands of TIME_WAIT
+// sockets.)
+type rawClient struct {
+	cli  *remoting.Client
+	addr string
+}
+
+func newRawClient(t testing.TB, addr string) *rawClient {
+	cli := remoting.NewClient(remoting.ClientOptions{RequestTimeout: rawTimeout}, nil)
+	t.Cleanup(func() { _ = cli.Close() })
+	return &rawClient{cli: cli, addr: addr}
+}
+
+// invoke sends one JSON-header request and returns the response.
+func (r *rawClient) invoke(ctx context.Context, code protocol.RequestCode, ext map[string]string) (*protocol.Command, error) {
+	ctx, cancel := context.WithTimeout(ctx, rawTimeout)
+	defer cancel()
+	resp, err := r.cli.Invoke(ctx, r.addr, protocol.NewRequest(code, ext, nil))
+	if err != nil {
+		return nil, fmt.Errorf("%s %v to %s: %w", code, ext, r.addr, err)
+	}
+	return resp, nil
+}
+
+// queueOffset asks GET_MAX_OFFSET (the next queue offset) or GET_MIN_OFFSET of a queue.
+func (r *rawClient) queueOffset(ctx context.Context, code protocol.RequestCode, topic string, queueID int) (int64, error) {
+	resp, err := r.invoke(ctx, code, map[string]string{"topic": topic, "queueId": strconv.Itoa(queueID)})
+	if err != nil {
+		return 0, err
+	}
+	if resp.Code != int16(protocol.Success) {
+		return 0, fmt.Errorf("%s %s/%d: code %d %q", code, topic, queueID, resp.Code, resp.Remark)
+	}
+	return strconv.ParseInt(resp.ExtFields["offset"], 10, 64)
+}
+
+func (r *rawClient) maxOffset(ctx context.Context, topic string, queueID int) (int64, error) {
+	return r.queueOffset(ctx, protocol.GetMaxOffset, topic, queueID)
+}
+
+func (r *rawClient) minOffset(ctx context.Context, topic string, queueID int) (int64, error) {
+	return r.queueOffset(ctx, protocol.GetMinOffset, topic, queueID)
+}
+
+// pullResult is a decoded PULL_MESSAGE answer.
+type pullResult struct {
+	code            int16
+	remark          string
+	nextBeginOffset int64
+	minOffset       int64
+	maxOffset       int64
+	records         []*message.MessageExt
+}
+
+// pull reads up to maxMsgs records of a queue from offset, with the SUBSCRIPTION flag ("*"), no
+// commit and no suspend. Records are decoded with their body CRC checked.
+func (r *rawClient) pull(ctx context.Context, group, topic string, queueID int, offset int64, maxMsgs int) (*pullResult, error) {
+	resp, err := r.invoke(ctx, protocol.PullMessage, map[string]string{
+		"consumerGroup":        group,
+		"topic":                topic,
+		"queueId":              strconv.Itoa(queueID),
+		"queueOffset":          strconv.FormatInt(offset, 10),
+		"maxMsgNums":           strconv.Itoa(maxMsgs),
+		"sysFlag":              "4",
+		"commitOffset":         "0",
+		"suspendTimeoutMillis": "0",
+		"subscription":         "*",
+		"subVersion":           "0",
+		"expressionType":       "TAG",
+	})
+	if err != nil {
+		return nil, err
+	}
+	res := &pullResult{code: resp.Code, remark: resp.Remark}
+	f := protocol.Fields(resp)
+	res.nextBeginOffset = f.OptInt64("nextBeginOffset", -1)
+	res.minOffset = f.OptInt64("minOffset", -1)
+	res.maxOffset = f.OptInt64("maxOffset", -1)
+	if err := f.Err(); err != nil {
+		return nil, fmt.Errorf("PULL_MESSAGE %s/%d@%d: %w", topic, queueID, offset, err)
+	}
+	if resp.Code == int16(protocol.Success) {
+		res.records, err = message.DecodeAll(resp.Body, true)
+		if err != nil {
+			return nil, fmt.Errorf("PULL_MESSAGE %s/%d@%d: decode body of %d bytes: %w", topic, queueID, offset, len(resp.Body), err)
+		}
+	}
+	return res, nil
+}
+
+// queryByKey sends QUERY_MESSAGE for key over all time. With uniq it is a UNIQ_KEY look-up
+// (_UNIQUE_KEY_QUERY=true). It returns the response code and body; QUERY_NOT_FOUND (22) is not
+// an error.
+func (r *rawClient) queryByKey(ctx context.Context, topic, key string, uniq bool) (int16, []byte, error) {
+	ext := map[string]string{
+		"topic":          topic,
+		"key":            key,
+		"maxNum":         "64",
+		"beginTimestamp": "0",
+		"endTimestamp":   strconv.FormatInt(time.Now().Add(time.Hour).UnixMilli(), 10),
+	}
+	if uniq {
+		ext["_UNIQUE_KEY_QUERY"] = "true"
+	}
+	resp, err := r.invoke(ctx, protocol.QueryMessage, ext)
+	if err != nil {
+		return 0, nil, err
+	}
+	switch resp.Code {
+	case int16(protocol.Success), int16(protocol.QueryNotFound):
+		return resp.Code, resp.Body, nil
+	}
+	return resp.Code, nil, fmt.Errorf("QUERY_MESSAGE %s#%s: code %d %q", topic, key, resp.Code, resp.Remark)
+}
+
+// viewByOffset sends VIEW_MESSAGE_BY_ID for a CommitLog offset. It returns the response code and
+// body; SYSTEM_ERROR (1, "can not find message by the offset") is not an error.
+func (r *rawClient) viewByOffset(ctx context.Context, phyOffset int64) (int16, []byte, error) {
+	resp, err := r.invoke(ctx, protocol.ViewMessageByID, map[string]string{"offset": strconv.FormatInt(phyOffset, 10)})
+	if err != nil {
+		return 0, nil, err
+	}
+	return resp.Code, resp.Body, nil
+}
+
+// phyOffsetOf parses the CommitLog offset out of an offset message id.
+func phyOffsetOf(offsetMsgID string) (int64, error) {
+	_, off, err := message.ParseOffsetMsgID(offsetMsgID)
+	if err != nil {
+		return 0, fmt.Errorf("offset msgId %q: %w", offsetMsgID, err)
+	}
+	return off, nil
+}
