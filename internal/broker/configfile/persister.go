@@ -1,6 +1,11 @@
 package configfile
 
-import "sync"
+import (
+	"errors"
+	"sync"
+
+	"go.uber.org/zap"
+)
 
 // Persister writes successive snapshots of one file. Managers take a snapshot and a sequence
 // number under their own lock, release it, then call Write, so readers are never blocked by the
@@ -30,4 +35,20 @@ func (p *Persister) Write(data []byte, seq uint64) error {
 	}
 	p.written = seq
 	return nil
+}
+
+// Load reads the file, or its backup when the file is missing or unreadable, through decode.
+// found is false when neither exists; a load from the backup is logged as a warning.
+func (p *Persister) Load(decode func([]byte) error, lg *zap.Logger) (found bool, err error) {
+	_, fromBak, err := Read(p.path, decode)
+	if errors.Is(err, ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if fromBak && lg != nil {
+		lg.Warn("config file unreadable, loaded its backup", zap.String("path", p.path))
+	}
+	return true, nil
 }

@@ -1,7 +1,6 @@
 package offset
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -87,19 +86,15 @@ func New(opts Options, lg *zap.Logger) (*Manager, error) {
 
 func (m *Manager) load() error {
 	var w *body.ConsumerOffsetSerializeWrapper
-	_, fromBak, err := configfile.Read(m.file.Path(), func(data []byte) error {
-		var derr error
-		w, derr = body.DecodeConsumerOffsetSerializeWrapper(data)
-		return derr
-	})
-	if errors.Is(err, configfile.ErrNotFound) {
-		return nil
-	}
+	found, err := m.file.Load(func(data []byte) (err error) {
+		w, err = body.DecodeConsumerOffsetSerializeWrapper(data)
+		return err
+	}, m.lg)
 	if err != nil {
 		return fmt.Errorf("offset: load: %w", err)
 	}
-	if fromBak {
-		m.lg.Warn("consumerOffset.json unreadable, loaded its backup", zap.String("path", m.file.Path()))
+	if !found {
+		return nil
 	}
 	for key, queues := range w.OffsetTable {
 		if queues != nil {

@@ -1,7 +1,6 @@
 package schedule
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -78,15 +77,11 @@ func New(opts Options, st Store, lg *zap.Logger) (*Service, error) {
 	s := &Service{opts: opts, st: st, lg: lg, file: configfile.NewPersister(ConfigPath(opts.StorePathRootDir)),
 		stopc: make(chan struct{}), offsets: map[int]int64{}}
 	var f offsetFile
-	_, _, err := configfile.Read(s.file.Path(), func(b []byte) error { return body.Unmarshal(b, &f) })
-	switch {
-	case errors.Is(err, configfile.ErrNotFound):
-	case err != nil:
+	if _, err := s.file.Load(func(b []byte) error { return body.Unmarshal(b, &f) }, lg); err != nil {
 		return nil, fmt.Errorf("schedule: load %s: %w", s.file.Path(), err)
-	default:
-		for level, off := range f.OffsetTable {
-			s.offsets[level] = off
-		}
+	}
+	for level, off := range f.OffsetTable {
+		s.offsets[level] = off
 	}
 	return s, nil
 }

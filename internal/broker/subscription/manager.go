@@ -93,19 +93,15 @@ func New(opts Options, lg *zap.Logger) (*Manager, error) {
 
 func (m *Manager) load() error {
 	var w *body.SubscriptionGroupWrapper
-	_, fromBak, err := configfile.Read(m.file.Path(), func(data []byte) error {
-		var derr error
-		w, derr = body.DecodeSubscriptionGroupWrapper(data)
-		return derr
-	})
-	if errors.Is(err, configfile.ErrNotFound) {
-		return nil
-	}
+	found, err := m.file.Load(func(data []byte) (err error) {
+		w, err = body.DecodeSubscriptionGroupWrapper(data)
+		return err
+	}, m.lg)
 	if err != nil {
 		return fmt.Errorf("subscription: load: %w", err)
 	}
-	if fromBak {
-		m.lg.Warn("subscriptionGroup.json unreadable, loaded its backup", zap.String("path", m.file.Path()))
+	if !found {
+		return nil
 	}
 	for name, cfg := range w.SubscriptionGroupTable {
 		if cfg.GroupName == "" {

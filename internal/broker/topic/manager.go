@@ -1,7 +1,6 @@
 package topic
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -153,19 +152,15 @@ func (m *Manager) builtinTopics() []body.TopicConfig {
 
 func (m *Manager) load() error {
 	var w *body.TopicConfigSerializeWrapper
-	_, fromBak, err := configfile.Read(m.file.Path(), func(data []byte) error {
-		var derr error
-		w, derr = body.DecodeTopicConfigSerializeWrapper(data)
-		return derr
-	})
-	if errors.Is(err, configfile.ErrNotFound) {
-		return nil
-	}
+	found, err := m.file.Load(func(data []byte) (err error) {
+		w, err = body.DecodeTopicConfigSerializeWrapper(data)
+		return err
+	}, m.lg)
 	if err != nil {
 		return fmt.Errorf("topic: load: %w", err)
 	}
-	if fromBak {
-		m.lg.Warn("topics.json unreadable, loaded its backup", zap.String("path", m.file.Path()))
+	if !found {
+		return nil
 	}
 	for name, tc := range w.TopicConfigTable {
 		if tc.TopicName == "" {
