@@ -6,9 +6,9 @@ package tools
 
 import (
 	_ "github.com/apache/rocketmq-client-go/v2"
+	_ "github.com/apache/rocketmq-client-go/v2/admin"
 	_ "github.com/apache/rocketmq-client-go/v2/consumer"
 	_ "github.com/apache/rocketmq-client-go/v2/producer"
-	_ "github.com/apache/rocketmq-client-go/v2/admin"
 	_ "github.com/prometheus/client_golang/prometheus"
 	_ "github.com/prometheus/client_golang/prometheus/promhttp"
 	_ "github.com/prometheus/client_golang/prometheus/testutil"

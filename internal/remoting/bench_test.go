@@ -97,3 +97,39 @@ func BenchmarkRoundTripAsync(b *testing.B) {
 	default:
 	}
 }
+
+// BenchmarkRoundTripAsyncSharedCtx keeps 256 calls in flight on one
+// connection, all under one cancellable context, as mqbench's senders do.
+func BenchmarkRoundTripAsyncSharedCtx(b *testing.B) {
+	addr, cli := benchServer(b)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	conn, err := cli.Conn(ctx, addr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	window := make(chan struct{}, 256)
+	done := make(chan error, 1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		window <- struct{}{}
+		conn.InvokeAsync(ctx, benchRequest(), func(_ *protocol.Command, err error) {
+			if err != nil {
+				select {
+				case done <- err:
+				default:
+				}
+			}
+			<-window
+		})
+	}
+	for i := 0; i < cap(window); i++ {
+		window <- struct{}{}
+	}
+	select {
+	case err := <-done:
+		b.Fatal(err)
+	default:
+	}
+}

@@ -42,6 +42,7 @@ type Client struct {
 	lg   *zap.Logger
 	cfg  connConfig
 	disp dispatcher
+	bufs *buffers
 	wg   sync.WaitGroup
 	ids  atomic.Uint64
 
@@ -84,6 +85,7 @@ func NewClient(opts ClientOptions, lg *zap.Logger) *Client {
 	}
 	c := &Client{opts: opts, lg: lg}
 	c.disp = newDispatcher(lg, opts.MaxConcurrentRequests, &c.wg)
+	c.bufs = &buffers{maxFrame: clientMaxPooledFrame}
 	c.disp.fallback = opts.Handler
 	c.cfg = connConfig{
 		lg:           lg,
@@ -91,6 +93,7 @@ func NewClient(opts ClientOptions, lg *zap.Logger) *Client {
 		readBuffer:   opts.ReadBufferSize,
 		writeTimeout: max(opts.WriteTimeout, 0),
 		dispatcher:   &c.disp,
+		bufs:         c.bufs,
 	}
 	c.mu.conns = make(map[string]*clientConn)
 	return c
@@ -174,22 +177,51 @@ func (c *Client) Invoke(ctx context.Context, addr string, req *protocol.Command)
 	return conn.Invoke(ctx, req)
 }
 
-// InvokeAsync sends req to addr and calls cb exactly once, in its own
-// goroutine, with the response or an error. Without a deadline on ctx,
+// InvokeAsync sends req to addr and calls cb exactly once, on a goroutine
+// of its own, with the response or an error. Without a deadline on ctx,
 // RequestTimeout applies. Dialling, if needed, happens before it returns.
 func (c *Client) InvokeAsync(ctx context.Context, addr string, req *protocol.Command, cb func(*protocol.Command, error)) {
-	ctx, cancel := ctxOrTimeout(ctx, c.opts.RequestTimeout)
-	done := func(resp *protocol.Command, err error) {
+	var deadline time.Time
+	if _, ok := ctx.Deadline(); !ok {
+		// The connection's deadline sweep ends the call: no context and
+		// timer of its own.
+		deadline = time.Now().Add(c.opts.RequestTimeout)
+	}
+	conn := c.ready(addr)
+	if conn == nil {
+		dctx, cancel := ctx, context.CancelFunc(func() {})
+		if !deadline.IsZero() {
+			dctx, cancel = context.WithDeadline(ctx, deadline)
+		}
+		var err error
+		conn, err = c.Conn(dctx, addr)
 		cancel()
-		cb(resp, err)
+		if err != nil {
+			release(req)
+			c.disp.callback(cb, nil, err)
+			return
+		}
 	}
-	conn, err := c.Conn(ctx, addr)
-	if err != nil {
-		release(req)
-		c.disp.goFunc(func() { done(nil, err) })
-		return
+	conn.invokeAsync(ctx, req, cb, deadline)
+}
+
+// ready returns the open connection to addr, or nil if there is none yet.
+func (c *Client) ready(addr string) *Conn {
+	c.mu.Lock()
+	cc := c.mu.conns[addr]
+	c.mu.Unlock()
+	if cc == nil {
+		return nil
 	}
-	conn.invokeAsync(ctx, req, done, c.disp.goFunc)
+	select {
+	case <-cc.ready:
+	default:
+		return nil
+	}
+	if cc.err != nil || cc.conn.Closed() {
+		return nil
+	}
+	return cc.conn
 }
 
 // InvokeOneway sends req to addr with the oneway flag and returns once it

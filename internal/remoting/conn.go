@@ -24,6 +24,7 @@ type connConfig struct {
 	idleTimeout  time.Duration
 	writeTimeout time.Duration
 	dispatcher   *dispatcher
+	bufs         *buffers
 }
 
 // Conn is one remoting connection, on the server or the client side.
@@ -47,6 +48,7 @@ type Conn struct {
 		inflight map[int32]inflight // peer requests not answered yet
 		onClose  []func()
 		values   map[any]any
+		calls    callTimeouts // what ends pending calls early: contexts, deadlines
 	}
 }
 
@@ -62,7 +64,8 @@ func newConn(id uint64, nc net.Conn, cfg *connConfig) *Conn {
 	c := &Conn{id: id, nc: nc, cfg: cfg, remote: addrString(nc.RemoteAddr()), local: addrString(nc.LocalAddr())}
 	c.lg = cfg.lg.With(zap.Uint64("conn", id), zap.String("remote", c.remote))
 	c.ctx, c.cancel = context.WithCancel(context.Background())
-	c.out.init()
+	c.out.init(cfg.bufs)
+	c.mu.calls.fire, c.mu.calls.sweep = c.contextDone, c.sweepDeadlines
 	return c
 }
 
@@ -148,6 +151,7 @@ func (c *Conn) shutdown(cause error) {
 	c.mu.closed = true
 	pending, hooks := c.mu.pending, c.mu.onClose
 	c.mu.pending, c.mu.inflight, c.mu.onClose = nil, nil, nil
+	c.mu.calls.stopAll()
 	c.mu.Unlock()
 
 	c.cancel()
@@ -157,7 +161,7 @@ func (c *Conn) shutdown(cause error) {
 		c.lg.Debug("connection closed", zap.Error(cause))
 	}
 	for _, call := range pending {
-		call.finish(nil, ErrConnClosed)
+		call.finish(c, nil, ErrConnClosed)
 	}
 	for _, f := range hooks {
 		c.runHook(f)
@@ -178,21 +182,34 @@ func isClosedErr(err error) bool {
 }
 
 // readLoop reads frames until the connection fails. A broken frame closes
-// the connection.
+// the connection. Frames are read into pooled buffers (see buffers).
 func (c *Conn) readLoop() {
 	br := bufio.NewReaderSize(c.nc, c.cfg.readBuffer)
+	var dec protocol.Decoder
+	var fb *frameBuf
+	alloc := func(n int) []byte {
+		fb = c.cfg.bufs.getFrame(n)
+		return fb.b
+	}
 	for {
 		if c.cfg.idleTimeout > 0 {
 			_ = c.nc.SetReadDeadline(time.Now().Add(c.cfg.idleTimeout))
 		}
-		frame, err := protocol.ReadFrame(br, c.cfg.maxFrame)
+		fb = nil
+		frame, err := protocol.ReadFrameInto(br, c.cfg.maxFrame, alloc)
 		if err == nil {
 			var cmd *protocol.Command
-			if cmd, err = protocol.DecodeCommand(frame); err == nil {
-				c.received(cmd)
+			if cmd, err = dec.Decode(frame); err == nil {
+				if cmd.Body == nil {
+					// Nothing refers to the frame: decoding copied every string.
+					c.cfg.bufs.putFrame(fb)
+					fb = nil
+				}
+				c.received(cmd, fb)
 				continue
 			}
 		}
+		c.cfg.bufs.putFrame(fb)
 		c.readFailed(err)
 		return
 	}
@@ -214,28 +231,35 @@ func (c *Conn) readFailed(err error) {
 	c.shutdown(err)
 }
 
-func (c *Conn) received(cmd *protocol.Command) {
+// received handles one command read from the peer; fb holds the frame its
+// Body aliases, or is nil.
+func (c *Conn) received(cmd *protocol.Command, fb *frameBuf) {
 	if cmd.IsResponse() {
+		// A response belongs to whoever waits for it: fb is not recycled.
 		if call := c.takeCall(cmd.Opaque); call != nil {
-			call.finish(cmd, nil)
+			call.finish(c, cmd, nil)
 		} else {
+			c.cfg.bufs.putFrame(fb)
 			c.lg.Debug("dropping response with unknown opaque", zap.Int32("opaque", cmd.Opaque))
 		}
 		return
 	}
-	c.cfg.dispatcher.dispatch(c, cmd)
+	c.cfg.dispatcher.dispatch(c, cmd, fb)
 }
 
 // answer queues resp as the answer to req, or drops it if req is oneway.
-func (c *Conn) answer(req inflight, opaque int32, resp *protocol.Command) {
+// reqBuf, if not nil, is the request's frame buffer: it is recycled once
+// resp has been written or dropped.
+func (c *Conn) answer(req inflight, opaque int32, resp *protocol.Command, reqBuf *frameBuf) {
 	if req.oneway {
 		release(resp)
+		c.cfg.bufs.putFrame(reqBuf)
 		return
 	}
 	resp.Opaque = opaque
 	resp.Flag |= protocol.FlagResponse
 	resp.SerializeType = req.serializeType
-	_ = c.out.push(outFrame{cmd: resp, reqCode: req.code, start: req.start})
+	_ = c.out.push(outFrame{cmd: resp, reqCode: req.code, start: req.start, reqBuf: reqBuf})
 }
 
 func requestInfo(req *protocol.Command, start time.Time) inflight {
@@ -282,7 +306,7 @@ func (c *Conn) WriteResponse(resp *protocol.Command) error {
 		}
 		return ErrAnswered
 	}
-	c.answer(req, resp.Opaque, resp)
+	c.answer(req, resp.Opaque, resp, nil)
 	return nil
 }
 
@@ -296,8 +320,12 @@ func release(cmd *protocol.Command) {
 type call struct {
 	done chan callResult                // sync: buffered, receives once
 	cb   func(*protocol.Command, error) // async
-	stop func() bool                    // stops the async timeout
-	run  func(func())                   // runs cb in a tracked goroutine
+
+	// Async calls only: what fails the call before its response comes.
+	code     int16           // the request's, for the error
+	ctx      context.Context // nil, or watched through watch
+	watch    *ctxWatch
+	deadline time.Time // zero: none
 }
 
 type callResult struct {
@@ -305,22 +333,24 @@ type callResult struct {
 	err  error
 }
 
-func (k *call) finish(resp *protocol.Command, err error) {
+// finish delivers the outcome: to the waiting caller, or to cb on a worker
+// goroutine of c's dispatcher (never on the reader).
+func (k *call) finish(c *Conn, resp *protocol.Command, err error) {
 	if k.cb == nil {
 		k.done <- callResult{resp, err}
 		return
 	}
-	if k.stop != nil {
-		k.stop()
-	}
-	cb := k.cb
-	k.run(func() { cb(resp, err) })
+	c.cfg.dispatcher.callback(k.cb, resp, err)
 }
 
-// addCall assigns req its opaque and registers k for the response. For an
-// async call, timeout builds k.stop under the lock, so that whoever later
-// takes the call sees it.
-func (c *Conn) addCall(req *protocol.Command, k *call, timeout func(opaque int32) func() bool) error {
+// callError is the error of a call that ended without a response.
+func (c *Conn) callError(code int16, opaque int32, cause error) error {
+	return fmt.Errorf("remoting: %s to %s, opaque %d: %w", protocol.RequestCode(code), c.remote, opaque, cause)
+}
+
+// addCall assigns req its opaque and registers k for the response, and
+// with the conn's timeouts if k has a context or a deadline.
+func (c *Conn) addCall(req *protocol.Command, k *call) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.mu.closed {
@@ -331,8 +361,11 @@ func (c *Conn) addCall(req *protocol.Command, k *call, timeout func(opaque int32
 	}
 	req.Opaque = c.opaque.Add(1)
 	c.mu.pending[req.Opaque] = k
-	if timeout != nil {
-		k.stop = timeout(req.Opaque)
+	if k.ctx != nil {
+		k.watch = c.mu.calls.watch(k.ctx)
+	}
+	if !k.deadline.IsZero() {
+		c.mu.calls.armAt(k.deadline)
 	}
 	return nil
 }
@@ -340,11 +373,74 @@ func (c *Conn) addCall(req *protocol.Command, k *call, timeout func(opaque int32
 func (c *Conn) takeCall(opaque int32) *call {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.removeCallLocked(opaque)
+}
+
+func (c *Conn) removeCallLocked(opaque int32) *call {
 	k := c.mu.pending[opaque]
 	if k != nil {
 		delete(c.mu.pending, opaque)
+		if k.watch != nil {
+			c.mu.calls.unwatch(k.watch)
+		}
 	}
 	return k
+}
+
+// contextDone fails the calls whose context w watched.
+func (c *Conn) contextDone(w *ctxWatch) {
+	type ended struct {
+		k      *call
+		opaque int32
+	}
+	var fail []ended
+	c.mu.Lock()
+	c.mu.calls.forget(w)
+	for opaque, k := range c.mu.pending {
+		if k.watch == w {
+			delete(c.mu.pending, opaque)
+			fail = append(fail, ended{k, opaque})
+		}
+	}
+	c.mu.Unlock()
+	for _, e := range fail {
+		e.k.finish(c, nil, c.callError(e.k.code, e.opaque, e.k.ctx.Err()))
+	}
+}
+
+// sweepDeadlines fails the calls whose deadline has passed and arms the
+// timer for the next one.
+func (c *Conn) sweepDeadlines() {
+	type ended struct {
+		k      *call
+		opaque int32
+	}
+	var fail []ended
+	c.mu.Lock()
+	c.mu.calls.fired()
+	if c.mu.closed {
+		c.mu.Unlock()
+		return
+	}
+	now := time.Now()
+	var next time.Time
+	for opaque, k := range c.mu.pending {
+		switch {
+		case k.deadline.IsZero():
+		case !k.deadline.After(now):
+			c.removeCallLocked(opaque)
+			fail = append(fail, ended{k, opaque})
+		case next.IsZero() || k.deadline.Before(next):
+			next = k.deadline
+		}
+	}
+	if !next.IsZero() {
+		c.mu.calls.armAt(next)
+	}
+	c.mu.Unlock()
+	for _, e := range fail {
+		e.k.finish(c, nil, c.callError(e.k.code, e.opaque, context.DeadlineExceeded))
+	}
 }
 
 // prepareRequest clears the flags a request must not carry.
@@ -360,7 +456,7 @@ func prepareRequest(req *protocol.Command, oneway bool) {
 func (c *Conn) Invoke(ctx context.Context, req *protocol.Command) (*protocol.Command, error) {
 	prepareRequest(req, false)
 	k := &call{done: make(chan callResult, 1)}
-	if err := c.addCall(req, k, nil); err != nil {
+	if err := c.addCall(req, k); err != nil {
 		release(req)
 		return nil, err
 	}
@@ -378,39 +474,36 @@ func (c *Conn) Invoke(ctx context.Context, req *protocol.Command) (*protocol.Com
 			r := <-k.done
 			return r.resp, r.err
 		}
-		return nil, fmt.Errorf("remoting: %s to %s, opaque %d: %w",
-			protocol.RequestCode(req.Code), c.remote, opaque, ctx.Err())
+		return nil, c.callError(req.Code, opaque, ctx.Err())
 	}
 }
 
-// InvokeAsync sends req and calls cb exactly once, in its own goroutine:
-// with the response, or with an error when ctx is done first, the
-// connection closes, or the request could not be queued.
+// InvokeAsync sends req and calls cb exactly once, on a goroutine of its
+// own (one that runs nothing else meanwhile): with the response, or with an
+// error when ctx is done first, the connection closes, or the request could
+// not be queued.
 func (c *Conn) InvokeAsync(ctx context.Context, req *protocol.Command, cb func(*protocol.Command, error)) {
-	c.invokeAsync(ctx, req, cb, c.cfg.dispatcher.goFunc)
+	c.invokeAsync(ctx, req, cb, time.Time{})
 }
 
-func (c *Conn) invokeAsync(ctx context.Context, req *protocol.Command, cb func(*protocol.Command, error), run func(func())) {
+// invokeAsync is InvokeAsync with an optional deadline of its own (zero:
+// none), which ends the call like a context deadline would, without the
+// cost of a context per call.
+func (c *Conn) invokeAsync(ctx context.Context, req *protocol.Command, cb func(*protocol.Command, error), deadline time.Time) {
 	prepareRequest(req, false)
-	k := &call{cb: cb, run: run}
-	code := req.Code
-	err := c.addCall(req, k, func(opaque int32) func() bool {
-		return context.AfterFunc(ctx, func() {
-			if c.takeCall(opaque) != nil {
-				err := fmt.Errorf("remoting: %s to %s, opaque %d: %w", protocol.RequestCode(code), c.remote, opaque, ctx.Err())
-				run(func() { cb(nil, err) })
-			}
-		})
-	})
-	if err != nil {
+	k := &call{cb: cb, code: req.Code, deadline: deadline}
+	if ctx.Done() != nil {
+		k.ctx = ctx
+	}
+	if err := c.addCall(req, k); err != nil {
 		release(req)
-		run(func() { cb(nil, err) })
+		c.cfg.dispatcher.callback(cb, nil, err)
 		return
 	}
 	opaque := req.Opaque
 	if err := c.out.push(outFrame{cmd: req}); err != nil {
 		if c.takeCall(opaque) != nil {
-			k.finish(nil, err)
+			k.finish(c, nil, err)
 		}
 	}
 }

@@ -11,8 +11,8 @@ import (
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 )
 
-// dispatcher runs requests from peers: one goroutine per request, bounded
-// by sem, tracked by wg.
+// dispatcher runs requests from peers, and the callbacks of async calls:
+// each on a goroutine of its own, bounded (requests) by sem, tracked by wg.
 type dispatcher struct {
 	lg       *zap.Logger
 	handlers map[int16]Handler // read-only once serving starts
@@ -21,42 +21,36 @@ type dispatcher struct {
 	wg       *sync.WaitGroup
 	observe  func(code, respCode int16, d time.Duration)
 
-	mu      sync.Mutex
-	closing bool // set by the owner's Close before it waits on wg
-
-	// Requests are served by workers that outlive one request, so that the stacks they grew are
-	// reused: jobs hands a request to an idle worker, quit ends the idle ones on Close.
-	jobs     chan job
-	quit     chan struct{}
-	quitOnce sync.Once
+	mu          sync.Mutex
+	closing     bool      // set by the owner's Close before it waits on wg
+	idle        []*worker // parked workers, the most recently busy last
+	idleTimeout time.Duration
 }
 
-// job is one request to serve.
+// job is one request to serve (h set), or one callback to run (cb set).
 type job struct {
 	c   *Conn
 	h   Handler
 	req *protocol.Command
-}
+	buf *frameBuf // req's frame buffer, or nil
 
-// workerIdleTimeout is how long a worker waits for another request before it exits.
-const workerIdleTimeout = 30 * time.Second
+	cb   func(*protocol.Command, error)
+	resp *protocol.Command
+	err  error
+}
 
 // newDispatcher returns a dispatcher for an owner that waits on wg.
 func newDispatcher(lg *zap.Logger, maxConcurrent int, wg *sync.WaitGroup) dispatcher {
 	return dispatcher{lg: lg, handlers: make(map[int16]Handler), sem: make(chan struct{}, maxConcurrent), wg: wg,
-		jobs: make(chan job), quit: make(chan struct{})}
+		idleTimeout: workerIdleTimeout}
 }
 
 // tryGo runs f in a goroutine its owner waits for on Close, unless the owner is closing. Adding to
 // wg under mu, and never once closing is set, keeps Add from racing the owner's Wait.
 func (d *dispatcher) tryGo(f func()) bool {
-	d.mu.Lock()
-	if d.closing {
-		d.mu.Unlock()
+	if !d.add() {
 		return false
 	}
-	d.wg.Add(1)
-	d.mu.Unlock()
 	go func() {
 		defer d.wg.Done()
 		f()
@@ -64,11 +58,22 @@ func (d *dispatcher) tryGo(f func()) bool {
 	return true
 }
 
-// goFunc runs f in a goroutine its owner waits for; once the owner is closing, f runs on the
+// add counts one more goroutine in wg, unless the owner is closing.
+func (d *dispatcher) add() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closing {
+		return false
+	}
+	d.wg.Add(1)
+	return true
+}
+
+// callback runs cb(resp, err) on an idle worker, or a new one; once the owner is closing, on the
 // caller's goroutine instead, so that a callback still runs exactly once.
-func (d *dispatcher) goFunc(f func()) {
-	if !d.tryGo(f) {
-		f()
+func (d *dispatcher) callback(cb func(*protocol.Command, error), resp *protocol.Command, err error) {
+	if !d.hand(job{cb: cb, resp: resp, err: err}, true) {
+		cb(resp, err)
 	}
 }
 
@@ -76,12 +81,17 @@ func (d *dispatcher) goFunc(f func()) {
 func (d *dispatcher) close() {
 	d.mu.Lock()
 	d.closing = true
+	idle := d.idle
+	d.idle = nil
 	d.mu.Unlock()
-	d.quitOnce.Do(func() { close(d.quit) })
+	for _, w := range idle {
+		close(w.jobs)
+	}
 }
 
-// dispatch starts serving req; it never blocks the reader.
-func (d *dispatcher) dispatch(c *Conn, req *protocol.Command) {
+// dispatch starts serving req, whose frame is fb (nil if it holds
+// nothing req refers to); it never blocks the reader.
+func (d *dispatcher) dispatch(c *Conn, req *protocol.Command, fb *frameBuf) {
 	start := time.Now()
 	h := d.handlers[req.Code]
 	if h == nil {
@@ -90,7 +100,7 @@ func (d *dispatcher) dispatch(c *Conn, req *protocol.Command) {
 	if h == nil {
 		c.lg.Debug("request code not supported", zap.Int16("code", req.Code))
 		c.answer(requestInfo(req, start), req.Opaque,
-			protocol.NewResponse(req, protocol.RequestCodeNotSupported, notSupportedRemark(req.Code)))
+			protocol.NewResponse(req, protocol.RequestCodeNotSupported, notSupportedRemark(req.Code)), fb)
 		return
 	}
 	select {
@@ -98,60 +108,43 @@ func (d *dispatcher) dispatch(c *Conn, req *protocol.Command) {
 	default:
 		c.lg.Warn("too many requests in flight, answering SYSTEM_BUSY",
 			zap.Int16("code", req.Code), zap.Int("limit", cap(d.sem)))
-		c.answer(requestInfo(req, start), req.Opaque, protocol.NewResponse(req, protocol.SystemBusy, overloadRemark))
+		c.answer(requestInfo(req, start), req.Opaque, protocol.NewResponse(req, protocol.SystemBusy, overloadRemark), fb)
 		return
 	}
 	c.beginRequest(req, start)
-	j := job{c: c, h: h, req: req}
-	select {
-	case d.jobs <- j: // an idle worker took it
-	default:
-		d.wg.Add(1) // the reader calling us is counted in wg, so this cannot race Wait
-		go d.worker(j)
-	}
+	// The reader calling us is counted in wg, so starting a worker cannot race the owner's Wait.
+	d.hand(job{c: c, h: h, req: req, buf: fb}, false)
 }
 
-// worker serves j, then further requests until it has been idle for workerIdleTimeout.
-func (d *dispatcher) worker(j job) {
-	defer d.wg.Done()
-	idle := time.NewTimer(workerIdleTimeout)
-	defer idle.Stop()
-	for {
-		d.serve(j.c, j.h, j.req)
-		idle.Reset(workerIdleTimeout)
-		select {
-		case j = <-d.jobs:
-		case <-idle.C:
-			return
-		case <-d.quit:
-			return
-		}
-	}
-}
-
-func (d *dispatcher) serve(c *Conn, h Handler, req *protocol.Command) {
-	resp := d.call(c, h, req)
+// serve runs the handler and queues its response. The request's frame fb
+// is recycled after the response has been written; never when the handler
+// kept the request (nil response), panicked, or someone else answered.
+func (d *dispatcher) serve(c *Conn, h Handler, req *protocol.Command, fb *frameBuf) {
+	resp, panicked := d.call(c, h, req)
 	<-d.sem
 	if resp == nil {
 		return // answered later through WriteResponse
 	}
+	if panicked {
+		fb = nil
+	}
 	if info, ok := c.endRequest(req.Opaque); ok {
-		c.answer(info, req.Opaque, resp)
+		c.answer(info, req.Opaque, resp, fb)
 	} else {
 		release(resp) // answered already, or the connection closed
 	}
 }
 
 // call runs the handler; a panic becomes a SYSTEM_ERROR response.
-func (d *dispatcher) call(c *Conn, h Handler, req *protocol.Command) (resp *protocol.Command) {
+func (d *dispatcher) call(c *Conn, h Handler, req *protocol.Command) (resp *protocol.Command, panicked bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			c.lg.Error("handler panicked", zap.Stringer("code", protocol.RequestCode(req.Code)),
 				zap.Any("panic", r), zap.Stack("stack"))
-			resp = protocol.NewResponse(req, protocol.SystemError, fmt.Sprint(r))
+			resp, panicked = protocol.NewResponse(req, protocol.SystemError, fmt.Sprint(r)), true
 		}
 	}()
-	return h.Serve(c.ctx, c, req)
+	return h.Serve(c.ctx, c, req), false
 }
 
 // ctxOrTimeout returns ctx, with timeout applied if ctx has no deadline.

@@ -18,10 +18,17 @@
 // REQUEST_CODE_NOT_SUPPORTED, a panicking handler SYSTEM_ERROR with the panic
 // text. A broken frame closes that one connection.
 //
+// Frames are read into pooled buffers. A request's buffer is reused once
+// nothing can refer to it: at once if it has no body (decoding copies every
+// string), else once its response has been written. A handler that returns
+// a response must therefore not keep req.Body (see Handler); one that
+// returns nil keeps the whole request, and responses handed to callers are
+// never reused.
+//
 // # Writing
 //
 // Each connection has one writer goroutine. It takes every queued frame at
-// once, encodes their headers into one reused buffer and writes headers,
+// once, encodes their headers into one pooled buffer and writes headers,
 // Body and BodyParts with a single writev (net.Buffers), so bodies are never
 // copied. Command.Release runs after the frame is written, or when it is
 // dropped because the connection died.
@@ -31,5 +38,17 @@
 // Server.Start and NewClient start goroutines that Server.Close and
 // Client.Close stop and wait for: the accept loop, a reader and a writer per
 // connection, and one goroutine per request being served or callback being
-// run. Handlers must return once their context (the connection's) is done.
+// run (workers that outlive a job and take the next one, so that their
+// grown stacks are reused). Handlers must return once their context (the
+// connection's) is done.
+//
+// # Calls
+//
+// A Conn matches responses to its calls by opaque. An async call ends
+// early when its context is done, watched with one context.AfterFunc per
+// distinct context in use on the connection rather than one per call, or
+// when its deadline passes: Client applies RequestTimeout to a context
+// without a deadline through one timer per connection, armed for the
+// earliest deadline, instead of a context and a timer per call. Callbacks
+// never run on the reader.
 package remoting

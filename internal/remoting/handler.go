@@ -12,8 +12,15 @@ import (
 type Handler interface {
 	// Serve answers req. A nil return writes nothing now; the handler (or
 	// whoever it handed the request to, e.g. long polling) later calls
-	// c.WriteResponse. Answers to oneway requests are dropped. ctx is done
-	// when the connection closes.
+	// c.WriteResponse, and may keep req meanwhile. Answers to oneway
+	// requests are dropped. ctx is done when the connection closes.
+	//
+	// req.Body is a slice of a pooled frame buffer. Once Serve has returned
+	// a response (not nil), the buffer is reused as soon as that response
+	// has been written: neither the handler nor anything it handed req.Body
+	// (or slices of it) to may use them after returning; copy what must
+	// outlive the call. The response itself may carry slices of req.Body.
+	// Strings (ext fields, remark) are copies and may be kept.
 	Serve(ctx context.Context, c *Conn, req *protocol.Command) *protocol.Command
 }
 

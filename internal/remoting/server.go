@@ -72,6 +72,7 @@ type Server struct {
 	lg   *zap.Logger
 	cfg  connConfig
 	disp dispatcher
+	bufs *buffers
 	wg   sync.WaitGroup
 	ids  atomic.Uint64
 
@@ -90,7 +91,7 @@ func NewServer(opts ServerOptions, lg *zap.Logger) *Server {
 		lg = zap.NewNop()
 	}
 	opts.setDefaults()
-	s := &Server{opts: opts, lg: lg}
+	s := &Server{opts: opts, lg: lg, bufs: new(buffers)}
 	s.disp = newDispatcher(lg, opts.MaxConcurrentRequests, &s.wg)
 	s.disp.observe = opts.Observe
 	writeTimeout := opts.WriteTimeout
@@ -104,6 +105,7 @@ func NewServer(opts ServerOptions, lg *zap.Logger) *Server {
 		idleTimeout:  opts.IdleTimeout,
 		writeTimeout: writeTimeout,
 		dispatcher:   &s.disp,
+		bufs:         s.bufs,
 	}
 	s.mu.conns = make(map[*Conn]struct{})
 	return s

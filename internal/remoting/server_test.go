@@ -362,3 +362,30 @@ func TestCloseWaitsAndRejectsLateStart(t *testing.T) {
 	require.NoError(t, s.Close())
 	require.ErrorIs(t, s.Start(), remoting.ErrServerClosed)
 }
+
+// TestNothingTouchesAResponseAfterRelease: Release is the last the
+// transport does with a response, so that its owner may reuse it.
+func TestNothingTouchesAResponseAfterRelease(t *testing.T) {
+	observed := make(chan int16, 2)
+	_, addr := startEcho(t, remoting.ServerOptions{
+		Observe: func(_, resp int16, _ time.Duration) { observed <- resp },
+	}, func(s *remoting.Server) {
+		s.Handle(codeBlock, remoting.HandlerFunc(func(_ context.Context, _ *remoting.Conn, req *protocol.Command) *protocol.Command {
+			resp := protocol.NewResponse(req, protocol.PullNotFound, "")
+			if req.ExtFields["big"] == "1" {
+				resp.Remark = strings.Repeat("x", 17<<20) // too big a header to encode
+			}
+			resp.Release = func() { *resp = protocol.Command{Code: -1, Opaque: -1} }
+			return resp
+		}))
+	})
+	raw := remotingtest.Dial(t, addr)
+	resp := raw.RoundTrip(&protocol.Command{Code: codeBlock, Opaque: 5})
+	require.Equal(t, int16(protocol.PullNotFound), resp.Code)
+	require.Equal(t, int16(protocol.PullNotFound), <-observed)
+
+	resp = raw.RoundTrip(&protocol.Command{Code: codeBlock, Opaque: 6, ExtFields: map[string]string{"big": "1"}})
+	require.Equal(t, int16(protocol.SystemError), resp.Code)
+	require.Equal(t, int32(6), resp.Opaque)
+	require.Equal(t, int16(protocol.SystemError), <-observed)
+}

@@ -17,11 +17,13 @@ type outFrame struct {
 	cmd     *protocol.Command
 	reqCode int16
 	start   time.Time
-	skip    bool // not written: it could not be encoded
+	skip    bool      // not written: it could not be encoded
+	reqBuf  *frameBuf // the request's frame, recycled once cmd is written or dropped
 }
 
 // writeQueue is a connection's outgoing frames; one writer drains it.
 type writeQueue struct {
+	bufs   *buffers
 	mu     sync.Mutex
 	frames []outFrame
 	closed bool
@@ -29,17 +31,26 @@ type writeQueue struct {
 	done   chan struct{} // closed by close
 }
 
-func (q *writeQueue) init() {
+// drop releases a frame that will not be written, and recycles the
+// request frame it answered.
+func (q *writeQueue) drop(f *outFrame) {
+	release(f.cmd)
+	q.bufs.putFrame(f.reqBuf)
+}
+
+func (q *writeQueue) init(bufs *buffers) {
+	q.bufs = bufs
 	q.wake = make(chan struct{}, 1)
 	q.done = make(chan struct{})
 }
 
-// push queues f, or releases it and fails when the connection has ended.
+// push queues f, or drops it (dropFrame) and fails when the connection has
+// ended.
 func (q *writeQueue) push(f outFrame) error {
 	q.mu.Lock()
 	if q.closed {
 		q.mu.Unlock()
-		release(f.cmd)
+		q.drop(&f)
 		return ErrConnClosed
 	}
 	q.frames = append(q.frames, f)
@@ -71,16 +82,14 @@ func (q *writeQueue) close() {
 	}
 }
 
-// frameWriter is the writer goroutine's reusable state.
+// frameWriter is the writer goroutine's reusable state. The buffer the
+// headers are encoded in is taken from the pool for one batch, so that an
+// idle connection holds none.
 type frameWriter struct {
-	hdr  []byte      // encoded headers of one batch
-	ends []int       // end offset of each frame's header in hdr
+	ends []int       // end offset of each frame's header in the header buffer
 	vecs net.Buffers // headers and bodies for one writev
 	nb   net.Buffers // consumed by WriteTo; kept here so it does not escape per write
 }
-
-// maxRetainedHeaderBuf bounds the header buffer a quiet connection keeps.
-const maxRetainedHeaderBuf = 64 << 10
 
 // writeLoop writes queued frames in batches until the connection ends.
 func (c *Conn) writeLoop() {
@@ -112,34 +121,36 @@ func (c *Conn) writeLoop() {
 			c.dropQueued()
 			return
 		}
-		if cap(w.hdr) > maxRetainedHeaderBuf {
-			w.hdr = nil
-		}
 	}
 }
 
 func (c *Conn) dropQueued() {
-	for _, f := range c.out.take(nil) {
-		release(f.cmd)
+	batch := c.out.take(nil)
+	for i := range batch {
+		c.out.drop(&batch[i])
 	}
 }
 
 // writeBatch encodes the headers of batch and writes them with the bodies
 // in one writev.
 func (c *Conn) writeBatch(w *frameWriter, batch []outFrame) error {
-	w.hdr, w.ends = w.hdr[:0], w.ends[:0]
+	hb := c.cfg.bufs.getHeaders()
+	defer c.cfg.bufs.putHeaders(hb)
+	hdr := hb.b[:0]
+	w.ends = w.ends[:0]
 	for i := range batch {
 		var err error
-		start := len(w.hdr)
-		if w.hdr, err = protocol.AppendFrameHeader(w.hdr, batch[i].cmd); err != nil {
-			w.hdr = w.hdr[:start]
+		start := len(hdr)
+		if hdr, err = protocol.AppendFrameHeader(hdr, batch[i].cmd); err != nil {
+			hdr = hdr[:start]
 			c.encodeFailed(&batch[i], err)
 			if !batch[i].skip {
-				w.hdr, _ = protocol.AppendFrameHeader(w.hdr, batch[i].cmd)
+				hdr, _ = protocol.AppendFrameHeader(hdr, batch[i].cmd)
 			}
 		}
-		w.ends = append(w.ends, len(w.hdr))
+		w.ends = append(w.ends, len(hdr))
 	}
+	hb.b = hdr
 	w.vecs = w.vecs[:0]
 	start := 0
 	for i := range batch {
@@ -147,7 +158,7 @@ func (c *Conn) writeBatch(w *frameWriter, batch []outFrame) error {
 			continue
 		}
 		cmd := batch[i].cmd
-		w.vecs = append(w.vecs, w.hdr[start:w.ends[i]])
+		w.vecs = append(w.vecs, hdr[start:w.ends[i]])
 		start = w.ends[i]
 		if len(cmd.Body) > 0 {
 			w.vecs = append(w.vecs, cmd.Body)
@@ -172,20 +183,23 @@ func (c *Conn) writeBatch(w *frameWriter, batch []outFrame) error {
 func (c *Conn) encodeFailed(f *outFrame, err error) {
 	c.lg.Error("cannot encode frame", zap.Int16("code", f.cmd.Code), zap.Error(err))
 	if f.cmd.IsResponse() {
-		release(f.cmd)
-		f.cmd = protocol.NewResponse(f.cmd, protocol.SystemError, err.Error())
+		failed := f.cmd
+		f.cmd = protocol.NewResponse(failed, protocol.SystemError, err.Error())
+		release(failed) // last: its owner may reuse it
 		return
 	}
 	f.skip = true
 	if k := c.takeCall(f.cmd.Opaque); k != nil {
-		k.finish(nil, err)
+		k.finish(c, nil, err)
 	}
 }
 
-// finishFrame releases a frame and reports a written response to Observe.
+// finishFrame reports a written response to Observe, then releases the
+// frame (nothing touches it after Release: its owner may reuse it) and
+// recycles the request frame it answered.
 func (c *Conn) finishFrame(f *outFrame, written bool) {
-	release(f.cmd)
 	if obs := c.cfg.dispatcher.observe; written && !f.skip && obs != nil && !f.start.IsZero() {
 		obs(f.reqCode, f.cmd.Code, time.Since(f.start))
 	}
+	c.out.drop(f)
 }

@@ -49,7 +49,9 @@ type Command struct {
 	Body      []byte
 	// BodyParts are written after Body without copying (e.g. slices of mapped files).
 	BodyParts [][]byte
-	// Release, if set, is called once after the frame has been written or dropped.
+	// Release, if set, is called once after the frame has been written or
+	// dropped. The transport does not touch the command afterwards, so its
+	// owner may reuse it (and its ext map) from then on.
 	Release func()
 	// SerializeType is the header encoding; a response copies its request's.
 	SerializeType SerializeType

@@ -28,6 +28,14 @@
 // them; they are kept as their literal text), nulls mean absent, and unknown
 // keys of any type are skipped.
 //
+// # Decoding
+//
+// DecodeCommand (or a Decoder, which keeps its scratch space from one frame
+// to the next) copies every string of the header into one allocation and
+// turns well-known ext field names into constants; only Body aliases the
+// frame. A reader may therefore reuse the frame buffer of a command without
+// a body at once, and that of any other once nothing uses its Body.
+//
 // # ROCKETMQ header
 //
 //	code int16 | language uint8 | version int16 | opaque int32 | flag int32 |

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sync"
 )
 
 // MaxFrameSize is the default limit on a whole frame, its 4-byte length
@@ -32,14 +33,25 @@ var (
 // maxFrame <= 0 means MaxFrameSize. io.EOF is returned unwrapped when r ends
 // cleanly before a frame starts.
 func ReadFrame(r *bufio.Reader, maxFrame int) ([]byte, error) {
+	return ReadFrameInto(r, maxFrame, nil)
+}
+
+// ReadFrameInto reads one frame like ReadFrame into a buffer of its own
+// choosing: alloc(n), once the frame has been checked, returns the slice of
+// length n the payload is read into (a pooled buffer, say). A nil alloc
+// allocates.
+func ReadFrameInto(r *bufio.Reader, maxFrame int, alloc func(n int) []byte) ([]byte, error) {
 	if maxFrame <= 0 {
 		maxFrame = MaxFrameSize
 	}
-	var lenBuf [4]byte
-	if _, err := io.ReadFull(r, lenBuf[:]); err != nil {
-		return nil, err
+	lenBuf, err := r.Peek(4)
+	if len(lenBuf) < 4 {
+		if len(lenBuf) == 0 && err == io.EOF {
+			return nil, io.EOF
+		}
+		return nil, noEOF(err)
 	}
-	length := int64(int32(binary.BigEndian.Uint32(lenBuf[:])))
+	length := int64(int32(binary.BigEndian.Uint32(lenBuf)))
 	if length < 4 {
 		return nil, fmt.Errorf("%w: length %d", ErrFrameTooShort, length)
 	}
@@ -47,14 +59,20 @@ func ReadFrame(r *bufio.Reader, maxFrame int) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrFrameTooLarge, length+4, maxFrame)
 	}
 	// Check the header length before allocating the body.
-	word, err := r.Peek(4)
-	if err != nil {
+	head, err := r.Peek(8)
+	if len(head) < 8 {
 		return nil, noEOF(err)
 	}
-	if hl := int64(binary.BigEndian.Uint32(word) & maxHeaderLen); hl > length-4 {
+	if hl := int64(binary.BigEndian.Uint32(head[4:]) & maxHeaderLen); hl > length-4 {
 		return nil, fmt.Errorf("%w: header %d, frame %d", ErrHeaderTooLong, hl, length)
 	}
-	frame := make([]byte, length)
+	_, _ = r.Discard(4)
+	var frame []byte
+	if alloc != nil {
+		frame = alloc(int(length))
+	} else {
+		frame = make([]byte, length)
+	}
 	if _, err := io.ReadFull(r, frame); err != nil {
 		return nil, noEOF(err)
 	}
@@ -69,8 +87,28 @@ func noEOF(err error) error {
 }
 
 // DecodeCommand decodes a frame payload as returned by ReadFrame. The
-// command's Body aliases frame; strings are copied.
+// command's Body aliases frame; nothing else does: every string is a copy,
+// so frame may be reused at once when the command has no body.
 func DecodeCommand(frame []byte) (*Command, error) {
+	d := getDecoder()
+	defer putDecoder(d)
+	return d.Decode(frame)
+}
+
+// Decoder decodes frames like DecodeCommand and keeps its scratch space
+// from one frame to the next, so that a connection's reader allocates only
+// what the command itself holds. The zero value is ready. A Decoder is not
+// safe for concurrent use.
+type Decoder struct {
+	h headerDecoder
+}
+
+// maxRetainedScratch bounds the scratch space a Decoder keeps after a large
+// header.
+const maxRetainedScratch = 64 << 10
+
+// Decode decodes one frame payload; see DecodeCommand.
+func (d *Decoder) Decode(frame []byte) (*Command, error) {
 	if len(frame) < 4 {
 		return nil, fmt.Errorf("%w: %d bytes", ErrFrameTooShort, len(frame))
 	}
@@ -85,11 +123,14 @@ func DecodeCommand(frame []byte) (*Command, error) {
 	var err error
 	switch st {
 	case JSON:
-		err = decodeJSONHeader(header, cmd)
+		err = d.h.decode(header, cmd)
 	case RocketMQ:
-		err = decodeRocketMQHeader(header, cmd)
+		err = d.h.decodeRocketMQ(header, cmd)
 	default:
 		return nil, fmt.Errorf("%w: %d", ErrSerializeType, st)
+	}
+	if cap(d.h.arena) > maxRetainedScratch {
+		d.h = headerDecoder{}
 	}
 	if err != nil {
 		return nil, err
@@ -98,6 +139,19 @@ func DecodeCommand(frame []byte) (*Command, error) {
 		cmd.Body = body[:len(body):len(body)]
 	}
 	return cmd, nil
+}
+
+// decoders serve DecodeCommand and the header functions, which have no
+// Decoder of their own.
+var decoders = sync.Pool{New: func() any { return new(Decoder) }}
+
+func getDecoder() *Decoder { return decoders.Get().(*Decoder) }
+
+func putDecoder(d *Decoder) {
+	if cap(d.h.arena) > maxRetainedScratch || cap(d.h.key) > maxRetainedScratch {
+		return
+	}
+	decoders.Put(d)
 }
 
 // AppendFrameHeader appends to dst the length field, the type and header

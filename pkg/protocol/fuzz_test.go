@@ -61,6 +61,7 @@ func FuzzDecodeFrame(f *testing.F) {
 				return
 			}
 			checkRoundTrip(t, cmd)
+			checkOnlyBodyAliases(t, frame)
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -11,22 +12,85 @@ import (
 // maxJSONDepth bounds the nesting of skipped values.
 const maxJSONDepth = 256
 
-// jsonDecoder scans one flat JSON header. It works on a string copy of the
-// header so that unescaped strings (nearly all of them) are substrings of
-// that one allocation.
-type jsonDecoder struct {
-	s   string
-	pos int
+// text is one decoded string: a constant (a known key or language name), or
+// the span [start, end) of the decoder's arena when end > start.
+type text struct {
+	lit        string
+	start, end int
 }
 
-func (d *jsonDecoder) errorf(format string, args ...any) error {
+func (t text) in(arena string) string {
+	if t.end > t.start {
+		return arena[t.start:t.end]
+	}
+	return t.lit
+}
+
+// extField is one non-null extFields entry, in header order.
+type extField struct{ key, val text }
+
+// headerDecoder decodes one header, JSON (this file) or ROCKETMQ
+// (rocketmq_header.go). Every string it decodes that is not a known
+// constant is copied (unescaped) into the arena, which becomes a single
+// string at the end: a header costs one string allocation and one map,
+// whatever it holds, and nothing in the command refers to the header bytes.
+// A decoder is reused (Decoder, or the pool behind DecodeCommand), so its
+// scratch slices are allocated once.
+type headerDecoder struct {
+	s     []byte
+	pos   int
+	arena []byte
+	key   []byte // the key being matched, unescaped
+	ext   []extField
+
+	remark, language text
+	extSet           bool // the last extFields seen was an object (not null)
+}
+
+func (d *headerDecoder) errorf(format string, args ...any) error {
 	return fmt.Errorf("%w: json at offset %d: %s", ErrMalformed, d.pos, fmt.Sprintf(format, args...))
 }
 
 // decodeJSONHeader fills cmd from a JSON header. See the package comment
 // for what it accepts.
 func decodeJSONHeader(header []byte, cmd *Command) error {
-	d := jsonDecoder{s: string(header)}
+	d := getDecoder()
+	defer putDecoder(d)
+	return d.h.decode(header, cmd)
+}
+
+// reset prepares d for header, keeping its scratch space.
+func (d *headerDecoder) reset(header []byte) {
+	*d = headerDecoder{s: header, arena: d.arena[:0], key: d.key[:0], ext: d.ext[:0]}
+}
+
+func (d *headerDecoder) decode(header []byte, cmd *Command) error {
+	d.reset(header)
+	err := d.object(cmd)
+	if err == nil {
+		d.finish(cmd)
+	}
+	d.s = nil
+	return err
+}
+
+// finish turns the arena into the command's strings.
+func (d *headerDecoder) finish(cmd *Command) {
+	arena := string(d.arena)
+	cmd.Remark = d.remark.in(arena)
+	cmd.Language = d.language.in(arena)
+	if !d.extSet || len(d.ext) == 0 {
+		cmd.ExtFields = nil
+		return
+	}
+	m := make(map[string]string, len(d.ext))
+	for _, f := range d.ext {
+		m[f.key.in(arena)] = f.val.in(arena)
+	}
+	cmd.ExtFields = m
+}
+
+func (d *headerDecoder) object(cmd *Command) error {
 	d.skipWS()
 	if !d.consume('{') {
 		return d.errorf("header is not an object")
@@ -37,16 +101,16 @@ func decodeJSONHeader(header []byte, cmd *Command) error {
 	}
 	for {
 		d.skipWS()
-		key, err := d.readString()
-		if err != nil {
+		var err error
+		if d.key, err = d.appendString(d.key[:0]); err != nil {
 			return err
 		}
 		d.skipWS()
 		if !d.consume(':') {
-			return d.errorf("missing ':' after key %q", key)
+			return d.errorf("missing ':' after key %q", d.key)
 		}
 		d.skipWS()
-		if err := d.readHeaderField(key, cmd); err != nil {
+		if err := d.readHeaderField(headerKey(d.key), cmd); err != nil {
 			return err
 		}
 		d.skipWS()
@@ -60,7 +124,7 @@ func decodeJSONHeader(header []byte, cmd *Command) error {
 	}
 }
 
-func (d *jsonDecoder) end() error {
+func (d *headerDecoder) end() error {
 	d.skipWS()
 	if d.pos != len(d.s) {
 		return d.errorf("data after the header object")
@@ -72,52 +136,68 @@ func (d *jsonDecoder) end() error {
 // case-insensitive comparison, as Java's and the clients' parsers do.
 var headerKeys = [...]string{"code", "language", "version", "opaque", "flag", "remark", "extFields"}
 
-func canonicalKey(key string) string {
-	for _, k := range headerKeys {
-		if key == k {
-			return k
-		}
+// headerKey returns the header key that key names, or "" for other keys.
+func headerKey(key []byte) string {
+	switch string(key) {
+	case "code":
+		return "code"
+	case "language":
+		return "language"
+	case "version":
+		return "version"
+	case "opaque":
+		return "opaque"
+	case "flag":
+		return "flag"
+	case "remark":
+		return "remark"
+	case "extFields":
+		return "extFields"
+	case "serializeTypeCurrentRPC":
+		return ""
 	}
 	for _, k := range headerKeys {
-		if strings.EqualFold(key, k) {
+		if strings.EqualFold(string(key), k) {
 			return k
 		}
 	}
 	return ""
 }
 
-func (d *jsonDecoder) readHeaderField(key string, cmd *Command) error {
+func (d *headerDecoder) readHeaderField(key string, cmd *Command) error {
 	var err error
-	switch canonicalKey(key) {
+	switch key {
 	case "code":
 		var v int64
-		v, err = d.readInt(key, -1<<15, 1<<15-1)
+		v, err = d.readInt(-1<<15, 1<<15-1)
 		cmd.Code = int16(v)
 	case "version":
 		var v int64
-		v, err = d.readInt(key, -1<<15, 1<<15-1)
+		v, err = d.readInt(-1<<15, 1<<15-1)
 		cmd.Version = int16(v)
 	case "opaque":
 		var v int64
-		v, err = d.readInt(key, -1<<31, 1<<31-1)
+		v, err = d.readInt(-1<<31, 1<<31-1)
 		cmd.Opaque = int32(v)
 	case "flag":
 		var v int64
-		v, err = d.readInt(key, -1<<31, 1<<31-1)
+		v, err = d.readInt(-1<<31, 1<<31-1)
 		cmd.Flag = int32(v)
 	case "language":
-		cmd.Language, err = d.readLanguage()
+		d.language, err = d.readLanguage()
 	case "remark":
-		cmd.Remark, _, err = d.readScalar(key)
+		if d.remark, _, err = d.readScalar(); err != nil {
+			err = d.scalarError(err, string(d.key))
+		}
 	case "extFields":
-		cmd.ExtFields, err = d.readExtFields()
+		err = d.readExtFields()
 	default:
 		err = d.skipValue(0)
 	}
 	return err
 }
 
-func (d *jsonDecoder) skipWS() {
+func (d *headerDecoder) skipWS() {
 	for d.pos < len(d.s) {
 		switch d.s[d.pos] {
 		case ' ', '\t', '\n', '\r':
@@ -128,7 +208,7 @@ func (d *jsonDecoder) skipWS() {
 	}
 }
 
-func (d *jsonDecoder) consume(c byte) bool {
+func (d *headerDecoder) consume(c byte) bool {
 	if d.pos < len(d.s) && d.s[d.pos] == c {
 		d.pos++
 		return true
@@ -136,7 +216,7 @@ func (d *jsonDecoder) consume(c byte) bool {
 	return false
 }
 
-func (d *jsonDecoder) peek() byte {
+func (d *headerDecoder) peek() byte {
 	if d.pos < len(d.s) {
 		return d.s[d.pos]
 	}
@@ -144,127 +224,240 @@ func (d *jsonDecoder) peek() byte {
 }
 
 // readInt reads an integer field: a JSON integer, a string holding one, or
-// null (zero).
-func (d *jsonDecoder) readInt(key string, lo, hi int64) (int64, error) {
-	text, isNull, err := d.readScalar(key)
-	if err != nil || isNull {
-		return 0, err
+// null (zero). It reads the token in place: integers never reach the arena.
+func (d *headerDecoder) readInt(lo, hi int64) (int64, error) {
+	key := d.key // the name as sent, for errors; a string value goes after it
+	var tok []byte
+	switch c := d.peek(); {
+	case c == '"':
+		start := len(d.key)
+		var err error
+		if d.key, err = d.appendString(d.key); err != nil {
+			return 0, err
+		}
+		tok = d.key[start:]
+	case c == 'n':
+		return 0, d.literal("null")
+	case c == 't':
+		if err := d.literal("true"); err != nil {
+			return 0, err
+		}
+		tok = []byte("true")
+	case c == 'f':
+		if err := d.literal("false"); err != nil {
+			return 0, err
+		}
+		tok = []byte("false")
+	case c == '-' || (c >= '0' && c <= '9'):
+		start := d.pos
+		if err := d.skipNumber(); err != nil {
+			return 0, err
+		}
+		tok = d.s[start:d.pos]
+	default:
+		return 0, d.errorf("%s: expected a string, number, boolean or null", key)
 	}
-	v, perr := strconv.ParseInt(text, 10, 64)
-	if perr != nil || v < lo || v > hi {
-		return 0, d.errorf("%s is not a valid integer: %q", key, text)
+	v, ok := parseDecimal(tok)
+	if !ok {
+		// A '+' sign, 19 digits and the like: strconv decides.
+		var err error
+		v, err = strconv.ParseInt(string(tok), 10, 64)
+		ok = err == nil
+	}
+	if !ok || v < lo || v > hi {
+		return 0, d.errorf("%s is not a valid integer: %q", key, tok)
 	}
 	return v, nil
 }
 
-// readLanguage reads a language name, or a number that is mapped to its
-// name (LanguageName).
-func (d *jsonDecoder) readLanguage() (string, error) {
-	if c := d.peek(); c == '-' || (c >= '0' && c <= '9') {
-		text, err := d.readNumber()
-		if err != nil {
-			return "", err
-		}
-		if v, perr := strconv.ParseUint(text, 10, 8); perr == nil {
-			return LanguageName(uint8(v)), nil
-		}
-		return text, nil
+// parseDecimal parses an optional '-' and up to 18 decimal digits; false
+// for anything else (strconv.ParseInt then has the last word).
+func parseDecimal(b []byte) (int64, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
 	}
-	s, _, err := d.readScalar("language")
-	return s, err
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+// readLanguage reads a language name, or a number that is mapped to its
+// name (LanguageName). Java's names are constants, not arena text.
+func (d *headerDecoder) readLanguage() (text, error) {
+	if c := d.peek(); c == '-' || (c >= '0' && c <= '9') {
+		start := d.pos
+		if err := d.skipNumber(); err != nil {
+			return text{}, err
+		}
+		// What strconv.ParseUint(num, 10, 8) accepts is a code; any
+		// other number keeps its text.
+		num := d.s[start:d.pos]
+		if v, ok := parseDecimal(num); ok && num[0] != '-' && v <= 255 {
+			return text{lit: LanguageName(uint8(v))}, nil
+		}
+		return d.toArena(num), nil
+	}
+	t, _, err := d.readScalar()
+	if err != nil {
+		return t, d.scalarError(err, "language")
+	}
+	if t.end > t.start {
+		if name, ok := languageConst(d.arena[t.start:t.end]); ok {
+			d.arena = d.arena[:t.start]
+			return text{lit: name}, nil
+		}
+	}
+	return t, err
+}
+
+// languageConst returns the constant for a Java language name.
+func languageConst(b []byte) (string, bool) {
+	for _, n := range languageNames {
+		if string(b) == n {
+			return n, true
+		}
+	}
+	return "", false
+}
+
+// toArena copies b to the arena.
+func (d *headerDecoder) toArena(b []byte) text {
+	start := len(d.arena)
+	d.arena = append(d.arena, b...)
+	return text{start: start, end: len(d.arena)}
+}
+
+// errNotScalar is readScalar's answer to an object, an array or garbage;
+// the caller names the key in the error it returns (scalarError).
+var errNotScalar = errors.New("not a scalar")
+
+// scalarError replaces errNotScalar with an error naming key.
+func (d *headerDecoder) scalarError(err error, key string) error {
+	if err == errNotScalar {
+		return d.errorf("%s: expected a string, number, boolean or null", key)
+	}
+	return err
 }
 
 // readScalar reads a string, number, boolean or null and returns its text:
 // the decoded string, or the literal token for the others. Objects and
-// arrays are an error.
-func (d *jsonDecoder) readScalar(key string) (text string, isNull bool, err error) {
+// arrays are errNotScalar.
+func (d *headerDecoder) readScalar() (t text, isNull bool, err error) {
 	switch c := d.peek(); {
 	case c == '"':
-		text, err = d.readString()
-		return text, false, err
+		start := len(d.arena)
+		d.arena, err = d.appendString(d.arena)
+		return text{start: start, end: len(d.arena)}, false, err
 	case c == 'n':
-		return "", true, d.literal("null")
+		return text{}, true, d.literal("null")
 	case c == 't':
-		return "true", false, d.literal("true")
+		return text{lit: "true"}, false, d.literal("true")
 	case c == 'f':
-		return "false", false, d.literal("false")
+		return text{lit: "false"}, false, d.literal("false")
 	case c == '-' || (c >= '0' && c <= '9'):
-		text, err = d.readNumber()
-		return text, false, err
+		start := d.pos
+		if err := d.skipNumber(); err != nil {
+			return text{}, false, err
+		}
+		return d.toArena(d.s[start:d.pos]), false, nil
 	}
-	return "", false, d.errorf("%s: expected a string, number, boolean or null", key)
+	return text{}, false, errNotScalar
 }
 
 // readExtFields reads the extFields object; null gives a nil map. Values
 // that are numbers or booleans keep their literal text, null values are
 // left out, and nested objects or arrays keep their raw JSON text.
-func (d *jsonDecoder) readExtFields() (map[string]string, error) {
+func (d *headerDecoder) readExtFields() error {
+	d.ext = d.ext[:0]
+	d.extSet = false
 	if d.peek() == 'n' {
-		return nil, d.literal("null")
+		return d.literal("null")
 	}
 	if !d.consume('{') {
-		return nil, d.errorf("extFields is not an object")
+		return d.errorf("extFields is not an object")
 	}
+	d.extSet = true
 	d.skipWS()
 	if d.consume('}') {
-		return nil, nil
+		return nil
 	}
-	var m map[string]string
 	for {
 		d.skipWS()
-		key, err := d.readString()
-		if err != nil {
-			return nil, err
+		var err error
+		if d.key, err = d.appendString(d.key[:0]); err != nil {
+			return err
 		}
 		d.skipWS()
 		if !d.consume(':') {
-			return nil, d.errorf("missing ':' after extFields key %q", key)
+			return d.errorf("missing ':' after extFields key %q", d.key)
 		}
 		d.skipWS()
-		var val string
+		var val text
 		isNull := false
 		if c := d.peek(); c == '{' || c == '[' {
 			start := d.pos
 			if err := d.skipValue(1); err != nil {
-				return nil, err
+				return err
 			}
-			val = d.s[start:d.pos]
-		} else if val, isNull, err = d.readScalar(key); err != nil {
-			return nil, err
+			val = d.toArena(d.s[start:d.pos])
+		} else if val, isNull, err = d.readScalar(); err != nil {
+			return d.scalarError(err, string(d.key))
 		}
 		if !isNull {
-			if m == nil {
-				m = make(map[string]string, min(max((len(d.s)-d.pos)/16, 4), 32))
+			key, ok := knownExtKey(d.key)
+			if !ok {
+				key = d.toArena(d.key)
 			}
-			m[key] = val
+			d.ext = append(d.ext, extField{key: key, val: val})
 		}
 		d.skipWS()
 		if d.consume(',') {
 			continue
 		}
 		if d.consume('}') {
-			return m, nil
+			return nil
 		}
-		return nil, d.errorf("expected ',' or '}' in extFields")
+		return d.errorf("expected ',' or '}' in extFields")
 	}
 }
 
 // skipValue skips any JSON value, checking its syntax.
-func (d *jsonDecoder) skipValue(depth int) error {
+func (d *headerDecoder) skipValue(depth int) error {
 	if depth > maxJSONDepth {
 		return d.errorf("nesting deeper than %d", maxJSONDepth)
 	}
-	switch d.peek() {
-	case '{':
+	switch c := d.peek(); {
+	case c == '{':
 		return d.skipComposite('}', depth, true)
-	case '[':
+	case c == '[':
 		return d.skipComposite(']', depth, false)
+	case c == '"':
+		return d.skipString()
+	case c == 'n':
+		return d.literal("null")
+	case c == 't':
+		return d.literal("true")
+	case c == 'f':
+		return d.literal("false")
+	case c == '-' || (c >= '0' && c <= '9'):
+		return d.skipNumber()
 	}
-	_, _, err := d.readScalar("value")
-	return err
+	return d.scalarError(errNotScalar, "value")
 }
 
-func (d *jsonDecoder) skipComposite(closer byte, depth int, object bool) error {
+func (d *headerDecoder) skipComposite(closer byte, depth int, object bool) error {
 	d.pos++
 	d.skipWS()
 	if d.consume(closer) {
@@ -273,7 +466,7 @@ func (d *jsonDecoder) skipComposite(closer byte, depth int, object bool) error {
 	for {
 		d.skipWS()
 		if object {
-			if _, err := d.readString(); err != nil {
+			if err := d.skipString(); err != nil {
 				return err
 			}
 			d.skipWS()
@@ -296,17 +489,16 @@ func (d *jsonDecoder) skipComposite(closer byte, depth int, object bool) error {
 	}
 }
 
-func (d *jsonDecoder) literal(lit string) error {
-	if strings.HasPrefix(d.s[d.pos:], lit) {
+func (d *headerDecoder) literal(lit string) error {
+	if len(d.s)-d.pos >= len(lit) && string(d.s[d.pos:d.pos+len(lit)]) == lit {
 		d.pos += len(lit)
 		return nil
 	}
 	return d.errorf("invalid literal, want %s", lit)
 }
 
-// readNumber reads a number per the JSON grammar and returns its text.
-func (d *jsonDecoder) readNumber() (string, error) {
-	start := d.pos
+// skipNumber reads a number per the JSON grammar.
+func (d *headerDecoder) skipNumber() error {
 	d.consume('-')
 	switch c := d.peek(); {
 	case c == '0':
@@ -314,11 +506,11 @@ func (d *jsonDecoder) readNumber() (string, error) {
 	case c >= '1' && c <= '9':
 		d.digits()
 	default:
-		return "", d.errorf("invalid number")
+		return d.errorf("invalid number")
 	}
 	if d.consume('.') {
 		if !d.digits() {
-			return "", d.errorf("invalid number fraction")
+			return d.errorf("invalid number fraction")
 		}
 	}
 	if c := d.peek(); c == 'e' || c == 'E' {
@@ -327,13 +519,13 @@ func (d *jsonDecoder) readNumber() (string, error) {
 			d.pos++
 		}
 		if !d.digits() {
-			return "", d.errorf("invalid number exponent")
+			return d.errorf("invalid number exponent")
 		}
 	}
-	return d.s[start:d.pos], nil
+	return nil
 }
 
-func (d *jsonDecoder) digits() bool {
+func (d *headerDecoder) digits() bool {
 	start := d.pos
 	for d.pos < len(d.s) && d.s[d.pos] >= '0' && d.s[d.pos] <= '9' {
 		d.pos++
@@ -341,44 +533,37 @@ func (d *jsonDecoder) digits() bool {
 	return d.pos > start
 }
 
-// readString reads a quoted string. Without escapes it returns a substring
-// of the header; with escapes it builds a new string.
-func (d *jsonDecoder) readString() (string, error) {
+// skipString checks a quoted string without keeping it.
+func (d *headerDecoder) skipString() error {
+	mark := len(d.arena)
+	var err error
+	d.arena, err = d.appendString(d.arena)
+	d.arena = d.arena[:mark]
+	return err
+}
+
+// appendString reads a quoted string and appends its unescaped content to
+// dst. Runs without escapes are copied in one piece.
+func (d *headerDecoder) appendString(dst []byte) ([]byte, error) {
 	if !d.consume('"') {
-		return "", d.errorf("expected a string")
+		return dst, d.errorf("expected a string")
 	}
 	start := d.pos
 	for d.pos < len(d.s) {
-		switch c := d.s[d.pos]; {
-		case c == '"':
-			d.pos++
-			return d.s[start : d.pos-1], nil
-		case c == '\\':
-			return d.readEscapedString(start)
-		case c < 0x20:
-			return "", d.errorf("control character in string")
+		d.pos += plainPrefix(d.s[d.pos:])
+		if d.pos >= len(d.s) {
+			break
 		}
-		d.pos++
-	}
-	return "", d.errorf("unterminated string")
-}
-
-func (d *jsonDecoder) readEscapedString(start int) (string, error) {
-	buf := make([]byte, 0, d.pos-start+16)
-	buf = append(buf, d.s[start:d.pos]...)
-	for d.pos < len(d.s) {
 		c := d.s[d.pos]
+		dst = append(dst, d.s[start:d.pos]...)
 		switch {
 		case c == '"':
 			d.pos++
-			return string(buf), nil
+			return dst, nil
 		case c < 0x20:
-			return "", d.errorf("control character in string")
-		case c != '\\':
-			buf = append(buf, c)
-			d.pos++
-			continue
+			return dst, d.errorf("control character in string")
 		}
+		// A backslash.
 		d.pos++
 		if d.pos >= len(d.s) {
 			break
@@ -387,34 +572,39 @@ func (d *jsonDecoder) readEscapedString(start int) (string, error) {
 		d.pos++
 		switch e {
 		case '"', '\\', '/':
-			buf = append(buf, e)
+			dst = append(dst, e)
 		case 'b':
-			buf = append(buf, '\b')
+			dst = append(dst, '\b')
 		case 'f':
-			buf = append(buf, '\f')
+			dst = append(dst, '\f')
 		case 'n':
-			buf = append(buf, '\n')
+			dst = append(dst, '\n')
 		case 'r':
-			buf = append(buf, '\r')
+			dst = append(dst, '\r')
 		case 't':
-			buf = append(buf, '\t')
+			dst = append(dst, '\t')
 		case 'u':
 			r, err := d.readUnicodeEscape()
 			if err != nil {
-				return "", err
+				return dst, err
 			}
-			buf = utf8.AppendRune(buf, r)
+			if r < utf8.RuneSelf {
+				dst = append(dst, byte(r))
+			} else {
+				dst = utf8.AppendRune(dst, r)
+			}
 		default:
-			return "", d.errorf("invalid escape \\%c", e)
+			return dst, d.errorf("invalid escape \\%c", e)
 		}
+		start = d.pos
 	}
-	return "", d.errorf("unterminated string")
+	return dst, d.errorf("unterminated string")
 }
 
 // readUnicodeEscape reads the XXXX of \uXXXX (the "\u" is consumed), and a
 // following low surrogate escape if XXXX is a high surrogate. A surrogate
 // without its pair becomes U+FFFD, as in encoding/json.
-func (d *jsonDecoder) readUnicodeEscape() (rune, error) {
+func (d *headerDecoder) readUnicodeEscape() (rune, error) {
 	r, ok := d.hex4()
 	if !ok {
 		return 0, d.errorf("invalid \\u escape")
@@ -422,7 +612,7 @@ func (d *jsonDecoder) readUnicodeEscape() (rune, error) {
 	if !utf16.IsSurrogate(r) {
 		return r, nil
 	}
-	if r < 0xDC00 && strings.HasPrefix(d.s[d.pos:], `\u`) {
+	if r < 0xDC00 && len(d.s)-d.pos >= 2 && d.s[d.pos] == '\\' && d.s[d.pos+1] == 'u' {
 		save := d.pos
 		d.pos += 2
 		if r2, ok := d.hex4(); ok {
@@ -435,7 +625,7 @@ func (d *jsonDecoder) readUnicodeEscape() (rune, error) {
 	return utf8.RuneError, nil
 }
 
-func (d *jsonDecoder) hex4() (rune, bool) {
+func (d *headerDecoder) hex4() (rune, bool) {
 	if len(d.s)-d.pos < 4 {
 		return 0, false
 	}

@@ -31,14 +31,14 @@ func appendJSONHeader(dst []byte, cmd *Command) []byte {
 
 func appendJSONExtFields(dst []byte, ext map[string]string) []byte {
 	dst = append(dst, '{')
-	var stack [32]string
-	for i, k := range sortedKeys(stack[:0], ext) {
+	var stack [maxStackFields]kv
+	for i, f := range sortedFields(stack[:0], ext) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendJSONString(dst, k)
+		dst = appendJSONString(dst, f.k)
 		dst = append(dst, ':')
-		dst = appendJSONString(dst, ext[k])
+		dst = appendJSONString(dst, f.v)
 	}
 	return append(dst, '}')
 }
@@ -51,11 +51,8 @@ const hexDigits = "0123456789abcdef"
 func appendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
-	for i := 0; i < len(s); i++ {
+	for i := plainPrefix(s); i < len(s); i += 1 + plainPrefix(s[i+1:]) {
 		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
 		dst = append(dst, s[start:i]...)
 		switch c {
 		case '"', '\\':
@@ -75,12 +72,54 @@ func appendJSONString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// sortedKeys appends the keys of m to buf and sorts them, so that encoded
-// headers are deterministic. Callers pass a stack array to avoid allocating.
-func sortedKeys(buf []string, m map[string]string) []string {
-	for k := range m {
-		buf = append(buf, k)
+// kv is one ext field being encoded; p holds the first eight bytes of k,
+// big-endian and zero-padded, so that most comparisons are one of integers.
+type kv struct {
+	k, v string
+	p    uint64
+}
+
+func (a *kv) less(b *kv) bool {
+	if a.p != b.p {
+		return a.p < b.p
 	}
-	slices.Sort(buf)
+	return a.k < b.k
+}
+
+// maxStackFields is how many ext fields encoders sort in a stack array.
+const maxStackFields = 32
+
+// sortedFields appends the fields of m to buf sorted by key, so that
+// encoded headers are deterministic. Callers pass a stack array to avoid
+// allocating. Headers carry a handful of fields: an insertion sort of the
+// pairs beats sorting keys and looking each one up again.
+func sortedFields(buf []kv, m map[string]string) []kv {
+	for k, v := range m {
+		var p uint64
+		for i := 0; i < 8; i++ {
+			p <<= 8
+			if i < len(k) {
+				p |= uint64(k[i])
+			}
+		}
+		buf = append(buf, kv{k, v, p})
+	}
+	if len(buf) > 24 {
+		slices.SortFunc(buf, func(a, b kv) int {
+			if a.less(&b) {
+				return -1
+			}
+			return 1 // keys are distinct
+		})
+		return buf
+	}
+	for i := 1; i < len(buf); i++ {
+		x := buf[i]
+		j := i
+		for ; j > 0 && x.less(&buf[j-1]); j-- {
+			buf[j] = buf[j-1]
+		}
+		buf[j] = x
+	}
 	return buf
 }

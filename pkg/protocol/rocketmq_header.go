@@ -25,9 +25,9 @@ func appendRocketMQHeader(dst []byte, cmd *Command) ([]byte, error) {
 	dst = append(dst, cmd.Remark...)
 	lenAt := len(dst)
 	dst = append(dst, 0, 0, 0, 0)
-	var stack [32]string
-	for _, k := range sortedKeys(stack[:0], cmd.ExtFields) {
-		v := cmd.ExtFields[k]
+	var stack [maxStackFields]kv
+	for _, f := range sortedFields(stack[:0], cmd.ExtFields) {
+		k, v := f.k, f.v
 		if len(k) > math.MaxInt16 {
 			return dst, fmt.Errorf("%w: ext key of %d bytes", ErrNotEncodable, len(k))
 		}
@@ -44,10 +44,9 @@ func appendRocketMQHeader(dst []byte, cmd *Command) ([]byte, error) {
 	return dst, nil
 }
 
-// rmqReader reads a ROCKETMQ header. Strings are substrings of one copy of
-// the header.
+// rmqReader reads a ROCKETMQ header in place.
 type rmqReader struct {
-	s   string
+	s   []byte
 	pos int
 }
 
@@ -62,21 +61,21 @@ func (r *rmqReader) u8() uint8 {
 }
 
 func (r *rmqReader) u16() uint16 {
-	v := uint16(r.s[r.pos])<<8 | uint16(r.s[r.pos+1])
+	v := binary.BigEndian.Uint16(r.s[r.pos:])
 	r.pos += 2
 	return v
 }
 
 func (r *rmqReader) u32() uint32 {
-	s := r.s[r.pos : r.pos+4]
+	v := binary.BigEndian.Uint32(r.s[r.pos:])
 	r.pos += 4
-	return uint32(s[0])<<24 | uint32(s[1])<<16 | uint32(s[2])<<8 | uint32(s[3])
+	return v
 }
 
-// str reads n bytes, n checked against the end of the header.
-func (r *rmqReader) str(n int64, what string) (string, error) {
+// bytes reads n bytes, n checked against the end of the header.
+func (r *rmqReader) bytes(n int64, what string) ([]byte, error) {
 	if n < 0 || n > int64(len(r.s)-r.pos) {
-		return "", r.errorf("%s length %d runs past the header", what, n)
+		return nil, r.errorf("%s length %d runs past the header", what, n)
 	}
 	v := r.s[r.pos : r.pos+int(n)]
 	r.pos += int(n)
@@ -86,19 +85,29 @@ func (r *rmqReader) str(n int64, what string) (string, error) {
 // decodeRocketMQHeader fills cmd from a ROCKETMQ header. Lengths that run
 // past the header (or, inside the ext fields, past their length) are errors.
 func decodeRocketMQHeader(header []byte, cmd *Command) error {
+	d := getDecoder()
+	defer putDecoder(d)
+	return d.h.decodeRocketMQ(header, cmd)
+}
+
+// decodeRocketMQ decodes a ROCKETMQ header with d's arena: strings are
+// copied there, well-known keys are constants (see headerDecoder).
+func (d *headerDecoder) decodeRocketMQ(header []byte, cmd *Command) error {
 	if len(header) < rocketMQFixedLen {
 		return fmt.Errorf("%w: rocketmq header of %d bytes, need %d", ErrMalformed, len(header), rocketMQFixedLen)
 	}
-	r := rmqReader{s: string(header)}
+	d.reset(nil)
+	r := rmqReader{s: header}
 	cmd.Code = int16(r.u16())
-	cmd.Language = LanguageName(r.u8())
+	d.language = text{lit: LanguageName(r.u8())}
 	cmd.Version = int16(r.u16())
 	cmd.Opaque = int32(r.u32())
 	cmd.Flag = int32(r.u32())
-	var err error
-	if cmd.Remark, err = r.str(int64(int32(r.u32())), "remark"); err != nil {
+	remark, err := r.bytes(int64(int32(r.u32())), "remark")
+	if err != nil {
 		return err
 	}
+	d.remark = d.toArena(remark)
 	if len(r.s)-r.pos < 4 {
 		return r.errorf("missing ext fields length")
 	}
@@ -109,25 +118,28 @@ func decodeRocketMQHeader(header []byte, cmd *Command) error {
 	// Bytes after the ext fields are ignored, as Java does.
 	end := r.pos + int(extLen)
 	r.s = r.s[:end]
-	if extLen > 0 {
-		cmd.ExtFields = make(map[string]string, min(extLen/16+1, 32))
-	}
+	d.extSet = true
 	for r.pos < end {
 		if end-r.pos < 2 {
 			return r.errorf("truncated ext key length")
 		}
-		k, err := r.str(int64(int16(r.u16())), "ext key")
+		k, err := r.bytes(int64(int16(r.u16())), "ext key")
 		if err != nil {
 			return err
 		}
 		if end-r.pos < 4 {
 			return r.errorf("truncated ext value length")
 		}
-		v, err := r.str(int64(int32(r.u32())), "ext value")
+		v, err := r.bytes(int64(int32(r.u32())), "ext value")
 		if err != nil {
 			return err
 		}
-		cmd.ExtFields[k] = v
+		key, ok := knownExtKey(k)
+		if !ok {
+			key = d.toArena(k)
+		}
+		d.ext = append(d.ext, extField{key: key, val: d.toArena(v)})
 	}
+	d.finish(cmd)
 	return nil
 }
