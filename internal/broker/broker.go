@@ -10,6 +10,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/rocketgo/rocketgo/internal/acl"
 	"github.com/rocketgo/rocketgo/internal/broker/client"
 	"github.com/rocketgo/rocketgo/internal/broker/longpoll"
 	"github.com/rocketgo/rocketgo/internal/broker/nsreg"
@@ -19,6 +20,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker/schedule"
 	"github.com/rocketgo/rocketgo/internal/broker/subscription"
 	"github.com/rocketgo/rocketgo/internal/broker/topic"
+	"github.com/rocketgo/rocketgo/internal/broker/transaction"
 	"github.com/rocketgo/rocketgo/internal/metrics"
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/internal/store"
@@ -39,9 +41,11 @@ type Broker struct {
 	producers *client.ProducerManager
 	holds     *longpoll.Service
 	schedule  *schedule.Service
+	tx        *transaction.Service
 	metrics   *metrics.Broker
 	proc      *processor.Processor
 	server    *remoting.Server
+	acl       *acl.Service // nil unless Options.ACL
 	nsClient  *remoting.Client
 	registrar *nsreg.Registrar
 
@@ -58,6 +62,13 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 	}
 	opts.setDefaults()
 	b := &Broker{opts: opts, lg: lg, stopc: make(chan struct{})}
+	if opts.ACL != nil {
+		a, err := acl.New(*opts.ACL, lg.Named("acl"))
+		if err != nil {
+			return nil, fmt.Errorf("broker: %w", err)
+		}
+		b.acl = a
+	}
 	if err := b.openMetadata(); err != nil {
 		return nil, err
 	}
@@ -82,6 +93,16 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 		return nil, fmt.Errorf("broker: %w", err)
 	}
 	b.schedule = sched
+	b.tx = transaction.New(transaction.Options{
+		BrokerName:               opts.BrokerName,
+		StoreHost:                b.opts.Store.StoreHost,
+		CheckInterval:            opts.TransactionCheckInterval,
+		Timeout:                  opts.TransactionTimeOut,
+		CheckMax:                 opts.TransactionCheckMax,
+		RejectTransactionMessage: opts.RejectTransactionMessage,
+		FileReservedTime:         b.opts.Store.FileReservedTime,
+		MaxDelayLevel:            len(b.opts.Store.DelayLevels),
+	}, b.store, b.offsets, b.producers, b.topics, lg.Named("transaction"))
 	if err := b.buildMetrics(); err != nil {
 		b.store.Close()
 		return nil, err
@@ -190,9 +211,11 @@ func (b *Broker) buildServer() {
 		ShortPollingTime:  b.opts.ShortPollingTime,
 		SlaveReadEnable:   b.opts.SlaveReadEnable,
 		MaxDelayLevel:     len(b.opts.Store.DelayLevels),
+
+		EnablePropertyFilter: b.opts.EnablePropertyFilter,
 	}, processor.Deps{Store: b.store, Topics: b.topics, Groups: b.groups, Offsets: b.offsets,
 		Consumers: b.consumers, Producers: b.producers, Holds: b.holds,
-		Locks: rebalance.NewLockManager(0, nil), Schedule: b.schedule, Metrics: b.metrics}, b.lg.Named("processor"))
+		Locks: rebalance.NewLockManager(0, nil), Schedule: b.schedule, Metrics: b.metrics, Transactions: b.tx}, b.lg.Named("processor"))
 	var observe func(code, respCode int16, d time.Duration)
 	if b.metrics != nil {
 		observe = func(code, respCode int16, d time.Duration) {
@@ -204,6 +227,8 @@ func (b *Broker) buildServer() {
 		MaxConcurrentRequests: b.opts.MaxConcurrentRequests,
 		OnDisconnect:          b.proc.ConnClosed,
 		Observe:               observe,
+		Intercept:             b.aclCheck(),
+		TLS:                   b.opts.TLS,
 	}, b.lg.Named("remoting"))
 	b.proc.Register(b.server)
 }
@@ -215,9 +240,13 @@ func (b *Broker) Start() error {
 	b.holds.Start()
 	if !b.opts.Slave {
 		b.schedule.Start()
+		b.tx.Start()
 	}
 	if err := b.server.Start(); err != nil {
 		return fmt.Errorf("broker: listen on %s: %w", b.opts.ListenAddr, err)
+	}
+	if b.acl != nil {
+		b.acl.Start()
 	}
 	b.wg.Add(1)
 	go b.housekeeping()
@@ -285,9 +314,12 @@ func (b *Broker) Close() error {
 		}
 		b.holds.Close()
 		err := b.server.Close()
+		if b.acl != nil {
+			b.acl.Close()
+		}
 		close(b.stopc)
 		b.wg.Wait()
-		err = errors.Join(err, b.schedule.Close(), b.offsets.Close(), b.store.Close())
+		err = errors.Join(err, b.schedule.Close(), b.tx.Close(), b.offsets.Close(), b.store.Close())
 		if b.nsClient != nil {
 			err = errors.Join(err, b.nsClient.Close())
 		}

@@ -5,6 +5,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/rocketgo/rocketgo/internal/acl"
+	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/internal/store"
 )
 
@@ -45,11 +47,23 @@ type Options struct {
 	LongPollingEnable           bool
 	ShortPollingTime            time.Duration // 1 s
 	SlaveReadEnable             bool
+	EnablePropertyFilter        bool // SQL92 subscriptions
 	RegionID                    string
 	TraceOn                     bool
 
+	// Transactions (Java BrokerConfig); zero values take Java 4.9's defaults.
+	TransactionCheckInterval time.Duration // transactionCheckInterval, 60 s
+	TransactionTimeOut       time.Duration // transactionTimeOut, 6 s
+	TransactionCheckMax      int           // transactionCheckMax, 15
+	RejectTransactionMessage bool          // rejectTransactionMessage
+
 	// MaxConcurrentRequests bounds requests in flight; beyond it SYSTEM_BUSY.
 	MaxConcurrentRequests int
+
+	// ACL, if set, checks every request against plain_acl.yml before its handler (aclEnable).
+	ACL *acl.Options
+	// TLS is the client port's TLS mode and certificate (tls.server.mode).
+	TLS remoting.TLSOptions
 
 	// Metrics registers the broker's metrics; nil turns them off.
 	Metrics      prometheus.Registerer

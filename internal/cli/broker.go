@@ -55,6 +55,11 @@ func NewBrokerCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			opts.TLS, err = serverTLS(tlsKeys{cfg.TLSServerMode, cfg.TLSServerCertPath, cfg.TLSServerKeyPath,
+				cfg.TLSTestModeEnable}, lg)
+			if err != nil {
+				return err
+			}
 			if reg != nil {
 				opts.Metrics = reg
 			}

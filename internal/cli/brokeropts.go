@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/rocketgo/rocketgo/internal/acl"
 	"github.com/rocketgo/rocketgo/internal/broker"
 	"github.com/rocketgo/rocketgo/internal/config"
 	"github.com/rocketgo/rocketgo/internal/store"
@@ -49,10 +50,24 @@ func brokerOptions(cfg *config.Broker) (broker.Options, error) {
 		LongPollingEnable:           cfg.LongPollingEnable,
 		ShortPollingTime:            cfg.ShortPollingTimeMills.Duration(),
 		SlaveReadEnable:             cfg.SlaveReadEnable,
+		EnablePropertyFilter:        cfg.EnablePropertyFilter,
 		RegionID:                    cfg.RegionID,
 		TraceOn:                     cfg.TraceOn,
+		TransactionCheckInterval:    cfg.TransactionCheckInterval.Duration(),
+		TransactionTimeOut:          cfg.TransactionTimeOut.Duration(),
+		TransactionCheckMax:         cfg.TransactionCheckMax,
+		RejectTransactionMessage:    cfg.RejectTransactionMessage,
 		MetricsExtra:                labels,
+		ACL:                         aclOptions(cfg),
 	}, nil
+}
+
+// aclOptions turns plain ACL on when aclEnable is set.
+func aclOptions(cfg *config.Broker) *acl.Options {
+	if !cfg.AclEnable {
+		return nil
+	}
+	return &acl.Options{Path: cfg.AclConfigPath}
 }
 
 // storeOptions maps the store keys of broker.conf onto store.Options.

@@ -52,6 +52,11 @@ func NewNamesrvCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			opts.TLS, err = serverTLS(tlsKeys{cfg.TLSServerMode, cfg.TLSServerCertPath, cfg.TLSServerKeyPath,
+				cfg.TLSTestModeEnable}, lg)
+			if err != nil {
+				return err
+			}
 			if reg != nil {
 				labels, _ := cfg.MetricsLabels()
 				rpc, err := metrics.NewRPC(reg, metrics.Labels{NodeType: metrics.NodeTypeNameserver, Extra: labels},

@@ -26,6 +26,13 @@ type Broker struct {
 	RegionID                        string `mapstructure:"regionId"`
 	TraceOn                         bool   `mapstructure:"traceOn"`
 	AclEnable                       bool   `mapstructure:"aclEnable"`
+	AclConfigPath                   string `mapstructure:"aclConfigPath"` // ours: where plain_acl.yml is
+
+	// TLS (Java's -Dtls.* system properties).
+	TLSServerMode     TLSMode `mapstructure:"tls.server.mode"`
+	TLSServerCertPath string  `mapstructure:"tls.server.certPath"`
+	TLSServerKeyPath  string  `mapstructure:"tls.server.keyPath"`
+	TLSTestModeEnable bool    `mapstructure:"tls.test.mode.enable"`
 
 	// Roles and the store.
 	BrokerRole                 BrokerRole    `mapstructure:"brokerRole"`
@@ -151,6 +158,8 @@ func DefaultBroker() *Broker {
 		BrokerPermission:                6, // PERM_READ | PERM_WRITE
 		RegionID:                        DefaultRegionID,
 		TraceOn:                         true,
+		TLSServerMode:                   TLSPermissive,
+		TLSTestModeEnable:               true,
 
 		BrokerRole:                 AsyncMaster,
 		FlushDiskType:              AsyncFlush,

@@ -51,6 +51,9 @@ func LoadBroker(path string, overrides map[string]string, lg *zap.Logger) (*Brok
 		return nil, err
 	}
 	b.normalize(lg)
+	if b.AclConfigPath == "" {
+		b.AclConfigPath = defaultACLPath(path)
+	}
 	if err := b.Validate(); err != nil {
 		return nil, err
 	}
@@ -177,6 +180,8 @@ func (b *Broker) Validate() error {
 	if _, err := b.MetricsLabels(); err != nil {
 		bad("metricsLabel", b.MetricsLabel, err.Error())
 	}
+	errs = append(errs, checkTLS(b.TLSServerMode, b.TLSServerCertPath, b.TLSServerKeyPath, b.TLSTestModeEnable)...)
+	errs = append(errs, b.checkACL()...)
 	return errors.Join(errs...)
 }
 

@@ -32,6 +32,12 @@ type Namesrv struct {
 	MetricsPromExporterHost string              `mapstructure:"metricsPromExporterHost"`
 	MetricsPromExporterPort int                 `mapstructure:"metricsPromExporterPort" check:"port"`
 	MetricsLabel            string              `mapstructure:"metricsLabel"`
+
+	// TLS (Java's -Dtls.* system properties), as in broker.conf.
+	TLSServerMode     TLSMode `mapstructure:"tls.server.mode"`
+	TLSServerCertPath string  `mapstructure:"tls.server.certPath"`
+	TLSServerKeyPath  string  `mapstructure:"tls.server.keyPath"`
+	TLSTestModeEnable bool    `mapstructure:"tls.test.mode.enable"`
 }
 
 // DefaultNamesrv returns RocketMQ's name-server defaults.
@@ -50,6 +56,8 @@ func DefaultNamesrv() *Namesrv {
 		WaitSecondsForService:           45,
 		MetricsExporterType:             MetricsDisable,
 		MetricsPromExporterPort:         5557,
+		TLSServerMode:                   TLSPermissive,
+		TLSTestModeEnable:               true,
 	}
 }
 
@@ -90,6 +98,7 @@ func (n *Namesrv) Validate() error {
 	if _, err := ParseLabels(n.MetricsLabel); err != nil {
 		errs = append(errs, &ValueError{Key: "metricsLabel", Value: n.MetricsLabel, Reason: err.Error()})
 	}
+	errs = append(errs, checkTLS(n.TLSServerMode, n.TLSServerCertPath, n.TLSServerKeyPath, n.TLSTestModeEnable)...)
 	return errors.Join(errs...)
 }
 

@@ -49,6 +49,8 @@ type Options struct {
 	Observe func(code, respCode int16, d time.Duration)
 	// MetricLabels are constant labels on the name server's own gauges.
 	MetricLabels map[string]string
+	// TLS is the port's TLS mode and certificate (tls.server.mode); the zero value is plain TCP.
+	TLS remoting.TLSOptions
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -123,6 +125,7 @@ func New(opts Options, lg *zap.Logger, reg prometheus.Registerer) (*Server, erro
 		IdleTimeout:           opts.IdleTimeout,
 		OnDisconnect:          s.onDisconnect,
 		Observe:               opts.Observe,
+		TLS:                   opts.TLS,
 	}, lg)
 	for code, fn := range s.proc.handlers() {
 		s.srv.Handle(int16(code), s.proc.serve(code, fn))

@@ -40,6 +40,12 @@ type ServerOptions struct {
 	// request code, the response code and the time since the request
 	// arrived. It runs on the connection's writer goroutine.
 	Observe func(code, respCode int16, d time.Duration)
+	// Intercept, if set, sees every request that has a handler before the
+	// handler does (e.g. an access check); see Interceptor.
+	Intercept Interceptor
+	// TLS selects plain TCP (the zero value), TLS beside plain TCP, or TLS
+	// only; see TLSMode. Start fails if a TLS mode has no certificate.
+	TLS TLSOptions
 }
 
 const (
@@ -64,6 +70,9 @@ func (o *ServerOptions) setDefaults() {
 	if o.WriteTimeout == 0 {
 		o.WriteTimeout = defaultWriteTimeout
 	}
+	if o.TLS.HandshakeTimeout <= 0 {
+		o.TLS.HandshakeTimeout = defaultHandshakeTimeout
+	}
 }
 
 // Server accepts remoting connections and serves their requests.
@@ -82,6 +91,9 @@ type Server struct {
 		started bool
 		closed  bool
 		conns   map[*Conn]struct{}
+		// detecting holds accepted connections whose first byte is awaited
+		// to tell TLS from plain TCP.
+		detecting map[net.Conn]struct{}
 	}
 }
 
@@ -108,20 +120,21 @@ func NewServer(opts ServerOptions, lg *zap.Logger) *Server {
 		bufs:         s.bufs,
 	}
 	s.mu.conns = make(map[*Conn]struct{})
+	s.mu.detecting = make(map[net.Conn]struct{})
 	return s
 }
 
 // Handle registers h for requests with code. It must be called before Start.
 func (s *Server) Handle(code int16, h Handler) {
 	s.mustNotBeStarted()
-	s.disp.handlers[code] = h
+	s.disp.handlers[code] = s.withIntercept(h)
 }
 
 // HandleDefault registers h for codes that have no handler of their own
 // (Java's default processor). Without it they get REQUEST_CODE_NOT_SUPPORTED.
 func (s *Server) HandleDefault(h Handler) {
 	s.mustNotBeStarted()
-	s.disp.fallback = h
+	s.disp.fallback = s.withIntercept(h)
 }
 
 func (s *Server) mustNotBeStarted() {
@@ -141,6 +154,9 @@ func (s *Server) Start() error {
 	}
 	if s.mu.started {
 		return errors.New("remoting: server already started")
+	}
+	if err := s.opts.TLS.check(); err != nil {
+		return err
 	}
 	ln, err := net.Listen("tcp", s.opts.Addr)
 	if err != nil {
@@ -178,11 +194,18 @@ func (s *Server) Close() error {
 	for c := range s.mu.conns {
 		conns = append(conns, c)
 	}
+	detecting := make([]net.Conn, 0, len(s.mu.detecting))
+	for nc := range s.mu.detecting {
+		detecting = append(detecting, nc)
+	}
 	s.mu.Unlock()
 
 	var err error
 	if ln != nil {
 		err = ln.Close()
+	}
+	for _, nc := range detecting {
+		_ = nc.Close()
 	}
 	for _, c := range conns {
 		c.shutdown(ErrServerClosed)
@@ -207,8 +230,35 @@ func (s *Server) acceptLoop(ln net.Listener) {
 			continue
 		}
 		backoff = 0
-		s.serveConn(nc)
+		if s.opts.TLS.Mode == TLSDisabled {
+			s.serveConn(nc)
+		} else {
+			s.detect(nc)
+		}
 	}
+}
+
+// detect serves nc once acceptTLS, on a goroutine of its own, has told TLS
+// from plain TCP.
+func (s *Server) detect(nc net.Conn) {
+	s.mu.Lock()
+	if s.mu.closed {
+		s.mu.Unlock()
+		_ = nc.Close()
+		return
+	}
+	s.mu.detecting[nc] = struct{}{}
+	s.mu.Unlock()
+	if !s.disp.tryGo(func() { s.acceptTLS(nc) }) {
+		s.doneDetecting(nc)
+		_ = nc.Close()
+	}
+}
+
+func (s *Server) doneDetecting(nc net.Conn) {
+	s.mu.Lock()
+	delete(s.mu.detecting, nc)
+	s.mu.Unlock()
 }
 
 func (s *Server) serveConn(nc net.Conn) {

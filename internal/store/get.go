@@ -127,6 +127,7 @@ func (s *Store) GetMessage(group, topic string, queueID int32, offset int64, max
 			s.read(r, q, offset, int(max(maxMsgNums, 1)), filter)
 		}
 	}
+	s.slaveOffsetCorrection(r, offset)
 	s.stats.get(r.Status == Found, len(r.Records), time.Since(begin))
 	return r
 }

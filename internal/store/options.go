@@ -50,6 +50,9 @@ type Options struct {
 	// (Java's AllocateMappedFileService; default true).
 	Preallocate bool
 
+	// Role is the replication role (brokerRole; replica.go, docs/ha.md).
+	Role Role
+
 	// StoreHost is brokerIP1:listenPort, written into every record.
 	StoreHost netip.AddrPort
 	// DelayLevels is messageDelayLevel parsed (ParseDelayLevels): level n

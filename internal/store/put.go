@@ -87,6 +87,7 @@ func (s *Store) PutMessage(m *Message) PutResult {
 	}
 	begin := time.Now()
 	r := s.result(s.cl.Append(m))
+	s.awaitReplica(&r, m.Properties)
 	s.stats.put(r.Status, int64(r.WroteBytes), 1, time.Since(begin))
 	return r
 }
@@ -99,6 +100,7 @@ func (s *Store) PutMessages(b *Batch) PutResult {
 	}
 	begin := time.Now()
 	r := s.result(s.cl.AppendBatch(b))
+	s.awaitReplica(&r, b.Properties)
 	s.stats.put(r.Status, int64(r.WroteBytes), int64(r.MsgNum), time.Since(begin))
 	return r
 }
@@ -109,6 +111,8 @@ func (s *Store) refusePut(topic string) (PutResult, bool) {
 	switch {
 	case s.closed.Load():
 		return s.failed(ServiceNotAvailable, ErrClosed), true
+	case s.opts.Role == RoleSlave:
+		return s.failed(ServiceNotAvailable, errSlave), true
 	case full != "":
 		return s.failed(ServiceNotAvailable, errDiskFull{full}), true
 	case !validTopic(topic):

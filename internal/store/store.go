@@ -42,6 +42,8 @@ type Store struct {
 	stats   *stats
 	metrics *metrics
 
+	replicator atomic.Pointer[replicatorBox] // a master's replication service (replica.go)
+
 	closed    atomic.Bool
 	started   atomic.Bool
 	bootTime  time.Time
@@ -106,6 +108,7 @@ func (s *Store) open() error {
 	}
 	clOpts := o.commitLogOptions()
 	clOpts.OnFlush = s.observeFlush
+	clOpts.OnReadable = s.notifyReadable
 	if s.cl, err = commitlog.Open(clOpts, s.lg.Named("commitlog")); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}

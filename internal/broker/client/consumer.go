@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rocketgo/rocketgo/internal/broker/filter"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
 )
@@ -17,6 +18,7 @@ type ChangeFunc func(group string, remaining []ClientChannel)
 type ConsumerManager struct {
 	onChange ChangeFunc
 	now      func() time.Time
+	filters  *filter.Cache // compiled SQL92 expressions
 
 	mu     sync.RWMutex
 	groups map[string]*consumerGroup
@@ -42,6 +44,10 @@ type Subscription struct {
 	// client: the Go client hashes UTF-8 bytes and would lose non-ASCII tags.
 	Codes      map[int64]struct{}
 	SubVersion int64
+	// Filter is the compiled expression of a SQL92 subscription; when it does not compile,
+	// Filter is nil and FilterErr says why.
+	Filter    *filter.Expr
+	FilterErr error
 }
 
 // MatchAll reports whether the subscription takes every tag.
@@ -49,8 +55,19 @@ func (s *Subscription) MatchAll() bool {
 	return s.ExpressionType != body.ExpressionSQL92 && (s.SubString == "" || s.SubString == body.SubAll)
 }
 
-// NewSubscription converts a heartbeat's subscription, computing tag codes as Java does.
+// NewSubscription converts a heartbeat's subscription, computing tag codes as Java does and
+// compiling a SQL92 expression.
 func NewSubscription(d body.SubscriptionData) *Subscription {
+	return newSubscription(d, filter.Compile)
+}
+
+// BuildSubscription is NewSubscription with SQL92 expressions compiled once through the manager's
+// cache, for pulls that carry their own subscription.
+func (m *ConsumerManager) BuildSubscription(d body.SubscriptionData) *Subscription {
+	return newSubscription(d, m.filters.Compile)
+}
+
+func newSubscription(d body.SubscriptionData, compile func(string) (*filter.Expr, error)) *Subscription {
 	s := &Subscription{
 		Topic:          d.Topic,
 		SubString:      d.SubString,
@@ -66,6 +83,9 @@ func NewSubscription(d body.SubscriptionData) *Subscription {
 		for _, t := range s.Tags {
 			s.Codes[int64(message.JavaHash(t))] = struct{}{}
 		}
+	}
+	if s.ExpressionType == body.ExpressionSQL92 {
+		s.Filter, s.FilterErr = compile(d.SubString)
 	}
 	return s
 }
@@ -109,7 +129,7 @@ func NewConsumerManager(onChange ChangeFunc, now func() time.Time) *ConsumerMana
 	if now == nil {
 		now = time.Now
 	}
-	return &ConsumerManager{onChange: onChange, now: now, groups: make(map[string]*consumerGroup)}
+	return &ConsumerManager{onChange: onChange, now: now, filters: filter.NewCache(0), groups: make(map[string]*consumerGroup)}
 }
 
 // Register records a consumer's heartbeat for one group. It reports whether the group's membership
@@ -130,7 +150,7 @@ func (m *ConsumerManager) Register(group string, ch ClientChannel, d body.Consum
 		joined = true
 	}
 	g.channels[ch.Channel.ID()] = &ch
-	subsChanged := g.updateSubscriptions(d.SubscriptionDataSet)
+	subsChanged := g.updateSubscriptions(d.SubscriptionDataSet, m.filters.Compile)
 	remaining := g.snapshotLocked()
 	m.mu.Unlock()
 	if joined || subsChanged {
@@ -141,7 +161,7 @@ func (m *ConsumerManager) Register(group string, ch ClientChannel, d body.Consum
 
 // updateSubscriptions replaces the group's subscriptions with a member's, as Java does when the
 // member's version is newer. It reports whether anything changed.
-func (g *consumerGroup) updateSubscriptions(subs []body.SubscriptionData) bool {
+func (g *consumerGroup) updateSubscriptions(subs []body.SubscriptionData, compile func(string) (*filter.Expr, error)) bool {
 	changed := false
 	seen := make(map[string]bool, len(subs))
 	for _, d := range subs {
@@ -153,7 +173,7 @@ func (g *consumerGroup) updateSubscriptions(subs []body.SubscriptionData) bool {
 			}
 			continue
 		}
-		g.subscriptions[d.Topic] = NewSubscription(d)
+		g.subscriptions[d.Topic] = newSubscription(d, compile)
 		changed = true
 	}
 	for topic := range g.subscriptions {

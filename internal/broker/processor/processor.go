@@ -15,6 +15,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker/schedule"
 	"github.com/rocketgo/rocketgo/internal/broker/subscription"
 	"github.com/rocketgo/rocketgo/internal/broker/topic"
+	"github.com/rocketgo/rocketgo/internal/broker/transaction"
 	"github.com/rocketgo/rocketgo/internal/metrics"
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/internal/store"
@@ -39,6 +40,8 @@ type Options struct {
 	LongPollingEnable bool
 	ShortPollingTime  time.Duration
 	SlaveReadEnable   bool
+	// EnablePropertyFilter lets consumers subscribe with SQL92 expressions (enablePropertyFilter).
+	EnablePropertyFilter bool
 	// DefaultQueryMaxNum caps QUERY_MESSAGE by unique key (defaultQueryMaxNum, 32).
 	DefaultQueryMaxNum int
 	// MaxDelayLevel is the number of messageDelayLevel entries (18 by default).
@@ -59,6 +62,8 @@ type Deps struct {
 	Locks     *rebalance.LockManager
 	Schedule  *schedule.Service
 	Metrics   *metrics.Broker // nil when metrics are off
+	// Transactions prepares half messages and ends transactions.
+	Transactions *transaction.Service
 }
 
 // Processor serves the broker's requests.
@@ -132,6 +137,7 @@ func (p *Processor) handlers() map[protocol.RequestCode]handleFunc {
 		protocol.ConsumerSendMsgBack:           p.consumerSendMsgBack,
 		protocol.GetAllDelayOffset:             p.getAllDelayOffset,
 		protocol.UnlockBatchMQ:                 p.unlockBatch,
+		protocol.EndTransaction:                p.endTransaction,
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/rocketgo/rocketgo/internal/broker/client"
+	"github.com/rocketgo/rocketgo/internal/broker/filter"
 	"github.com/rocketgo/rocketgo/internal/broker/longpoll"
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/internal/store"
@@ -66,8 +67,7 @@ func (p *Processor) pull(c *remoting.Conn, req *protocol.Command, h *pullHeader,
 	if err != nil {
 		return nil, err
 	}
-	filter := tagFilter{sub}
-	r := p.Store.GetMessage(h.group, h.topic, h.queueID, h.queueOffset, h.maxMsgNums, filter)
+	r := p.Store.GetMessage(h.group, h.topic, h.queueID, h.queueOffset, h.maxMsgNums, messageFilter(sub))
 	if r == nil {
 		return nil, fail(protocol.SystemError, "store getMessage returned nil: the store is closed")
 	}
@@ -134,9 +134,9 @@ func (p *Processor) checkPull(h *pullHeader) (body.SubscriptionGroupConfig, *cli
 
 func (p *Processor) pullSubscription(h *pullHeader) (*client.Subscription, error) {
 	var sub *client.Subscription
-	if h.sysFlag&pullSubscription != 0 {
-		sub = client.NewSubscription(body.SubscriptionData{Topic: h.topic, SubString: h.subscription,
-			ExpressionType: h.expressionType, SubVersion: body.Int64(h.subVersion)})
+	own := h.sysFlag&pullSubscription != 0
+	if own {
+		sub = p.ownSubscription(h)
 	} else {
 		if _, ok := p.Consumers.Group(h.group); !ok {
 			return nil, fail(protocol.SubscriptionNotExist, "the consumer's group info not exist, %s", h.group)
@@ -150,10 +150,46 @@ func (p *Processor) pullSubscription(h *pullHeader) (*client.Subscription, error
 		}
 		sub = s
 	}
-	if sub.ExpressionType != body.ExpressionTag {
-		return nil, fail(protocol.SystemError, "The broker does not support consumer to filter message by %s", sub.ExpressionType)
+	if err := p.checkFilter(sub, own); err != nil {
+		return nil, err
 	}
 	return sub, nil
+}
+
+// ownSubscription is the subscription a pull carries (SUBSCRIPTION flag). The group's heartbeat
+// subscription to the topic stands in for it when it has the same expression, so that its tag
+// codes or compiled SQL92 filter are reused; that also serves the Go pull consumer, whose polling
+// labels a SQL92 expression TAG.
+func (p *Processor) ownSubscription(h *pullHeader) *client.Subscription {
+	typ := h.expressionType
+	if typ == "" {
+		typ = body.ExpressionTag
+	}
+	if hb, ok := p.Consumers.Subscription(h.group, h.topic); ok && hb.SubString == h.subscription &&
+		(hb.ExpressionType == typ || hb.ExpressionType == body.ExpressionSQL92 && typ == body.ExpressionTag) {
+		return hb
+	}
+	return p.Consumers.BuildSubscription(body.SubscriptionData{Topic: h.topic, SubString: h.subscription,
+		ExpressionType: typ, SubVersion: body.Int64(h.subVersion)})
+}
+
+// checkFilter refuses a subscription the broker cannot filter by: anything but TAG unless
+// enablePropertyFilter is on and it is SQL92 with an expression that compiles. A pull's own
+// expression that does not compile is SUBSCRIPTION_PARSE_FAILED; a heartbeat's is
+// FILTER_DATA_NOT_EXIST, as Java answers when it could not register the heartbeat's filter.
+func (p *Processor) checkFilter(sub *client.Subscription, own bool) error {
+	switch {
+	case sub.ExpressionType == body.ExpressionTag:
+		return nil
+	case !p.opts.EnablePropertyFilter || sub.ExpressionType != body.ExpressionSQL92:
+		return fail(protocol.SystemError, "The broker does not support consumer to filter message by %s", sub.ExpressionType)
+	case sub.Filter != nil:
+		return nil
+	case own:
+		return fail(protocol.SubscriptionParseFailed, "parse the consumer's subscription failed: %v", sub.FilterErr)
+	default:
+		return fail(protocol.FilterDataNotExist, "The broker's consumer filter data is not exist!Your expression may be wrong! %v", sub.FilterErr)
+	}
 }
 
 // hold parks a pull that found nothing until a message it wants arrives or its suspend timeout.
@@ -162,13 +198,15 @@ func (p *Processor) hold(c *remoting.Conn, req *protocol.Command, h *pullHeader,
 	if !p.opts.LongPollingEnable {
 		wait = p.opts.ShortPollingTime
 	}
-	filter := tagFilter{sub}
+	f := messageFilter(sub)
 	p.Holds.Hold(&longpoll.Request{
 		Topic:    h.topic,
 		QueueID:  h.queueID,
 		Offset:   h.queueOffset,
 		Deadline: time.Now().Add(wait),
-		Match:    func(tagsCode int64, _ []byte) bool { return filter.MatchByConsumeQueue(tagsCode) },
+		Match: func(tagsCode int64, props []byte) bool {
+			return f.MatchByConsumeQueue(tagsCode) && f.MatchByCommitLog(props)
+		},
 		Wake: func(bool) {
 			resp, err := p.pull(c, req, h, false)
 			_ = c.WriteResponse(respond(req, resp, err))
@@ -196,6 +234,22 @@ func pullResponseCode(st store.GetStatus, requested int64) protocol.ResponseCode
 		return protocol.SystemError
 	}
 }
+
+// messageFilter is what the store filters a pull with: a SQL92 subscription's compiled expression
+// over each record's properties, else the subscription's tag codes over the ConsumeQueue.
+func messageFilter(sub *client.Subscription) store.MessageFilter {
+	if sub != nil && sub.Filter != nil {
+		return sqlFilter{sub.Filter}
+	}
+	return tagFilter{sub}
+}
+
+// sqlFilter filters a pull by a SQL92 expression over the message properties in the CommitLog.
+type sqlFilter struct{ expr *filter.Expr }
+
+func (f sqlFilter) MatchByConsumeQueue(int64) bool { return true }
+
+func (f sqlFilter) MatchByCommitLog(props []byte) bool { return f.expr.Match(props) }
 
 // tagFilter filters a pull by tag codes; a nil subscription or "*" takes everything.
 type tagFilter struct{ sub *client.Subscription }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rocketgo/rocketgo/internal/broker/schedule"
 	"github.com/rocketgo/rocketgo/internal/broker/topic"
+	"github.com/rocketgo/rocketgo/internal/broker/transaction"
 	"github.com/rocketgo/rocketgo/internal/metrics"
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/internal/store"
@@ -55,7 +56,12 @@ func (p *Processor) sendMessage(_ context.Context, c *remoting.Conn, req *protoc
 		Body:           req.Body,
 		Properties:     p.withUniqKey(h.properties),
 	}
-	if level := schedule.DelayLevel(h.properties); level > 0 && !dlq {
+	if transaction.IsHalfSend(h.properties, h.reconsumeTimes) {
+		// The first half of a transaction: stored invisible until END_TRANSACTION commits it.
+		if err := p.Transactions.Prepare(&msg); err != nil {
+			return nil, fail(protocol.NoPermission, "the broker[%s] sending transaction message is forbidden", p.opts.StoreHost.Addr())
+		}
+	} else if level := schedule.DelayLevel(h.properties); level > 0 && !dlq {
 		schedule.Defer(&msg, level, p.opts.MaxDelayLevel)
 	}
 	res := p.Store.PutMessage(&msg)

@@ -55,6 +55,11 @@ func Dial(t testing.TB, addr string) *RawConn {
 		t.Fatalf("dial %s: %v", addr, err)
 	}
 	t.Cleanup(func() { _ = nc.Close() })
+	return Wrap(t, nc)
+}
+
+// Wrap makes a RawConn of a connection the test opened itself (e.g. over TLS).
+func Wrap(t testing.TB, nc net.Conn) *RawConn {
 	return &RawConn{t: t, nc: nc, br: bufio.NewReader(nc)}
 }
 

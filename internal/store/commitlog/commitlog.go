@@ -153,6 +153,9 @@ func (c *CommitLog) signalReadable() {
 	case c.readable <- struct{}{}:
 	default:
 	}
+	if c.opts.OnReadable != nil {
+		c.opts.OnReadable()
+	}
 }
 
 // NextFileStart is the start of the segment after the one holding off.

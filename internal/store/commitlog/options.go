@@ -48,6 +48,9 @@ type Options struct {
 	Now func() time.Time
 	// OnFlush, if set, is called after every sync with its duration and error.
 	OnFlush func(d time.Duration, err error)
+	// OnReadable, if set, is called whenever ReadableOffset may have advanced
+	// (a master's replication wakes its senders with it). It must not block.
+	OnReadable func()
 }
 
 // Defaults.

@@ -1,0 +1,15 @@
+// Command mqadmin administers RocketMQ name servers and brokers, with Apache's subcommand names
+// and flags (clusterList, topicStatus, consumerProgress, queryMsgById, ...).
+package main
+
+import (
+	"os"
+
+	"github.com/rocketgo/rocketgo/internal/cli"
+)
+
+func main() {
+	if err := cli.NewAdminCommand().Execute(); err != nil {
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"crypto/ecdsa"
+	"crypto/x509"
+	"encoding/pem"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"go.uber.org/zap"
+
+	"github.com/rocketgo/rocketgo/internal/config"
+	"github.com/rocketgo/rocketgo/internal/remoting"
+)
+
+// writeCert writes a self-signed certificate and its key as PEM files.
+func writeCert(t *testing.T) (certPath, keyPath string, der []byte) {
+	t.Helper()
+	cert, err := remoting.SelfSignedCertificate("127.0.0.1")
+	require.NoError(t, err)
+	keyDER, err := x509.MarshalECPrivateKey(cert.PrivateKey.(*ecdsa.PrivateKey))
+	require.NoError(t, err)
+	dir := t.TempDir()
+	certPath, keyPath = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	require.NoError(t, os.WriteFile(certPath, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert.Certificate[0]}), 0o600))
+	require.NoError(t, os.WriteFile(keyPath, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600))
+	return certPath, keyPath, cert.Certificate[0]
+}
+
+func TestServerTLSFromKeys(t *testing.T) {
+	lg := zap.NewNop()
+	opts, err := serverTLS(tlsKeys{mode: config.TLSDisabled, testMode: true}, lg)
+	require.NoError(t, err)
+	require.Equal(t, remoting.TLSDisabled, opts.Mode)
+
+	opts, err = serverTLS(tlsKeys{mode: config.TLSPermissive, testMode: true}, lg)
+	require.NoError(t, err)
+	require.Equal(t, remoting.TLSPermissive, opts.Mode)
+	require.Len(t, opts.Config.Certificates, 1, "test mode makes a certificate")
+
+	certPath, keyPath, der := writeCert(t)
+	opts, err = serverTLS(tlsKeys{mode: config.TLSEnforcing, certPath: certPath, keyPath: keyPath, testMode: true}, lg)
+	require.NoError(t, err)
+	require.Equal(t, remoting.TLSEnforcing, opts.Mode)
+	require.Equal(t, der, opts.Config.Certificates[0].Certificate[0], "the files win over test mode")
+
+	_, err = serverTLS(tlsKeys{mode: config.TLSPermissive, certPath: keyPath, keyPath: certPath}, lg)
+	require.ErrorContains(t, err, "tls.server.certPath")
+
+	opts, err = serverTLS(tlsKeys{mode: config.TLSPermissive}, lg)
+	require.NoError(t, err)
+	require.Equal(t, remoting.TLSDisabled, opts.Mode, "no certificate: plain TCP only")
+}
+
+func TestACLOptionsFromConf(t *testing.T) {
+	cfg, err := config.LoadBroker(writeConf(t, "brokerName=b\n"), nil, nil)
+	require.NoError(t, err)
+	opts, err := brokerOptions(cfg)
+	require.NoError(t, err)
+	require.Nil(t, opts.ACL)
+
+	path := writeConf(t, "brokerName=b\naclEnable=true\n")
+	cfg, err = config.LoadBroker(path, nil, nil)
+	require.NoError(t, err)
+	opts, err = brokerOptions(cfg)
+	require.NoError(t, err)
+	require.NotNil(t, opts.ACL)
+	require.Equal(t, filepath.Join(filepath.Dir(path), "plain_acl.yml"), opts.ACL.Path)
+}
