@@ -16,7 +16,7 @@ func newBrokerStatusCommand(env *adminEnv) *cobra.Command {
 	var addr, cluster string
 	cmd := &cobra.Command{
 		Use:   "brokerStatus",
-		Short: "Fetch broker runtime status data",
+		Short: "Print a broker's runtime statistics",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if (addr == "") == (cluster == "") {

@@ -19,7 +19,7 @@ func newClusterListCommand(env *adminEnv) *cobra.Command {
 	var moreStats bool
 	cmd := &cobra.Command{
 		Use:   "clusterList",
-		Short: "List all of clusters",
+		Short: "List every broker of every cluster with its load",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c := env.client()

@@ -18,7 +18,7 @@ func newConsumerConnectionCommand(env *adminEnv) *cobra.Command {
 	var group string
 	cmd := &cobra.Command{
 		Use:   "consumerConnection",
-		Short: "Query consumer's socket connection, client version and subscription",
+		Short: "Show a consumer group's online members and subscriptions",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c := env.client()

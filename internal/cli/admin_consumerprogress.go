@@ -17,7 +17,7 @@ func newConsumerProgressCommand(env *adminEnv) *cobra.Command {
 	var group string
 	cmd := &cobra.Command{
 		Use:   "consumerProgress",
-		Short: "Query consumers's progress, speed",
+		Short: "Query a consumer group's progress and lag",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c := env.client()

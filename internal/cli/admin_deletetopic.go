@@ -13,7 +13,7 @@ func newDeleteTopicCommand(env *adminEnv) *cobra.Command {
 	var topic, cluster string
 	cmd := &cobra.Command{
 		Use:   "deleteTopic",
-		Short: "Delete topic from broker and NameServer",
+		Short: "Delete a topic from a cluster's brokers and the name servers",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c := env.client()

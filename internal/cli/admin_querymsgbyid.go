@@ -15,7 +15,7 @@ func newQueryMsgByIDCommand(env *adminEnv) *cobra.Command {
 	var ids string
 	cmd := &cobra.Command{
 		Use:   "queryMsgById",
-		Short: "Query Message by Id",
+		Short: "Show a message by its offset message id",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c := env.client()

@@ -22,7 +22,7 @@ func newQueryMsgByKeyCommand(env *adminEnv) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "queryMsgByKey",
-		Short: "Query Message by Key",
+		Short: "List a topic's messages carrying a key",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c := env.client()

@@ -13,7 +13,7 @@ func newQueryMsgByUniqueKeyCommand(env *adminEnv) *cobra.Command {
 	var id, topic string
 	cmd := &cobra.Command{
 		Use:   "queryMsgByUniqueKey",
-		Short: "Query Message by Unique key",
+		Short: "Show a message by its unique id (UNIQ_KEY)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c := env.client()

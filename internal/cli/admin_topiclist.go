@@ -20,7 +20,7 @@ func newTopicListCommand(env *adminEnv) *cobra.Command {
 	var withClusters bool
 	cmd := &cobra.Command{
 		Use:   "topicList",
-		Short: "Fetch all topic list from name server",
+		Short: "List the name server's topics",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c := env.client()

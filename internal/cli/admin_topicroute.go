@@ -14,7 +14,7 @@ func newTopicRouteCommand(env *adminEnv) *cobra.Command {
 	var topic string
 	cmd := &cobra.Command{
 		Use:   "topicRoute",
-		Short: "Examine topic route info",
+		Short: "Print a topic's route as JSON",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c := env.client()

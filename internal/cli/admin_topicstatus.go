@@ -16,7 +16,7 @@ func newTopicStatusCommand(env *adminEnv) *cobra.Command {
 	var topic string
 	cmd := &cobra.Command{
 		Use:   "topicStatus",
-		Short: "Examine topic Status info",
+		Short: "Show each queue's offsets of a topic",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			c := env.client()

@@ -32,7 +32,7 @@ func newUpdateTopicCommand(env *adminEnv) *cobra.Command {
 	var f updateTopicFlags
 	cmd := &cobra.Command{
 		Use:   "updateTopic",
-		Short: "Update or create topic",
+		Short: "Create or update a topic on a broker or a cluster",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if (f.brokerAddr == "") == (f.cluster == "") {

@@ -28,6 +28,14 @@ func TestUpdateTopicInCluster(t *testing.T) {
 		require.Equal(t, body.PermRead|body.PermWrite, q.Perm)
 	}
 
+	// An order topic's layout over the whole cluster replaces what the name server had.
+	require.NoError(t, cl.Namesrv.KV().Put(admin.NamespaceOrderTopicConfig, "Made", "broker-z:9"))
+	out = mustRunAdmin(t, "updateTopic", "-t", "Made", "-c", admintest.ClusterName, "-w", "4", "-o", "true", "-n", cl.NamesrvAddr)
+	require.Contains(t, lines(out), "set cluster orderConf. isOrder=true, orderConf=[broker-a:4;broker-b:4]")
+	conf, ok := cl.Namesrv.KV().Get(admin.NamespaceOrderTopicConfig, "Made")
+	require.True(t, ok)
+	require.Equal(t, "broker-a:4;broker-b:4", conf)
+
 	_, errOut, err := runAdmin(t, "updateTopic", "-t", "Made", "-c", "NoSuchCluster", "-n", cl.NamesrvAddr)
 	require.Error(t, err)
 	require.Contains(t, errOut, `cluster "NoSuchCluster" not found`)
