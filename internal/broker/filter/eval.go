@@ -52,10 +52,7 @@ type boolCastNode struct{ x node }
 
 func (n *boolCastNode) eval(props []byte) value {
 	v := n.x.eval(props)
-	switch v.k {
-	case kErr, kNull:
-		return v
-	case kBool:
+	if v.k == kErr || v.k == kNull || v.k == kBool {
 		return v
 	}
 	return vFalse

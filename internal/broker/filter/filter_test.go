@@ -124,6 +124,8 @@ func TestMatch(t *testing.T) {
 		{"(a > 5) = TRUE", true},
 		{"(a > 5) = (b < 1)", false},
 		{"TRUE = TRUE", true},
+		{"TRUE = flag", false}, // a Boolean on the left of a String: Java throws
+		{"flag = TRUE AND TRUE = flag", false},
 		{"a = 10 = 2 > 0", true}, // (a = 10) = (2 > 0)
 
 		// Missing properties: comparisons are null, IS NULL is true.
