@@ -169,7 +169,10 @@ func (g *consumerGroup) updateSubscriptions(subs []body.SubscriptionData, compil
 		old, ok := g.subscriptions[d.Topic]
 		if ok && old.SubString == d.SubString && old.ExpressionType == orTag(d.ExpressionType) {
 			if int64(d.SubVersion) > old.SubVersion {
-				old.SubVersion = int64(d.SubVersion)
+				// Pulls hold *Subscription without the lock: replace it, never change it in place.
+				cp := *old
+				cp.SubVersion = int64(d.SubVersion)
+				g.subscriptions[d.Topic] = &cp
 			}
 			continue
 		}
