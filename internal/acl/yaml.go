@@ -208,13 +208,14 @@ func (p *yamlParser) block() (*node, error) {
 	if p.depth > maxYAMLDepth {
 		return nil, yamlErr(l.num, "nested more than %d levels deep", maxYAMLDepth)
 	}
-	switch {
-	case isSeqItem(l.text):
+	if isSeqItem(l.text) {
 		return p.sequence(l.indent)
 	}
-	if _, _, ok, err := splitKey(l.text, l.num); err != nil {
+	_, _, isKey, err := splitKey(l.text, l.num)
+	switch {
+	case err != nil:
 		return nil, err
-	} else if ok {
+	case isKey:
 		return p.mapping(l.indent)
 	}
 	p.pos++
