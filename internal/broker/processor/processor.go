@@ -136,6 +136,8 @@ func (p *Processor) handlers() map[protocol.RequestCode]handleFunc {
 		protocol.LockBatchMQ:                   p.lockBatch,
 		protocol.ConsumerSendMsgBack:           p.consumerSendMsgBack,
 		protocol.GetAllDelayOffset:             p.getAllDelayOffset,
+		protocol.GetConsumerRunningInfo:        p.getConsumerRunningInfo,
+		protocol.ConsumeMessageDirectly:        p.consumeMessageDirectly,
 		protocol.UnlockBatchMQ:                 p.unlockBatch,
 		protocol.EndTransaction:                p.endTransaction,
 	}
