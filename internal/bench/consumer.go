@@ -453,7 +453,7 @@ func (c *consumer) records(pq *pullQueue, s span, body []byte) int {
 		bytes += int64(len(v.Body()))
 		k++
 		key, _ := v.Property(message.PropertyUniqClientMessageID)
-		if seq, ok := c.keys.seqOf(key); ok {
+		if seq, ok := c.keys.seqOf(key); ok && (c.tr == nil || c.tr.plausible(seq)) {
 			if c.tr != nil {
 				seqs = append(seqs, seq)
 				at = append(at, msgPos{q: v.QueueID(), off: v.QueueOffset(), phy: v.PhysicalOffset()})

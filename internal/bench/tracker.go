@@ -78,6 +78,18 @@ func (t *tracker) acked(first uint64, n int, at []msgPos) {
 	}
 }
 
+// maxAhead bounds how far past the highest sequence number seen so far a received key may point
+// before it is taken for a foreign key: a corrupt or hostile key must not make the tracker grow
+// without limit.
+const maxAhead = 1 << 24
+
+// plausible reports whether seq is close enough to the numbers seen so far to be tracked.
+func (t *tracker) plausible(seq uint64) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return seq < uint64(len(t.state))+maxAhead
+}
+
 // received notes one delivery of each sequence number in seqs, found at
 // the positions in at.
 func (t *tracker) received(seqs []uint64, at []msgPos) {
