@@ -48,6 +48,7 @@ type Broker struct {
 	acl       *acl.Service // nil unless Options.ACL
 	nsClient  *remoting.Client
 	registrar *nsreg.Registrar
+	repl      replication // master/slave replication (replication.go)
 
 	stopc     chan struct{}
 	wg        sync.WaitGroup
@@ -107,6 +108,7 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 		b.store.Close()
 		return nil, err
 	}
+	b.buildReplication()
 	b.buildServer()
 	return b, nil
 }
@@ -248,6 +250,9 @@ func (b *Broker) Start() error {
 	if b.acl != nil {
 		b.acl.Start()
 	}
+	if err := b.startReplication(); err != nil {
+		return err
+	}
 	b.wg.Add(1)
 	go b.housekeeping()
 	if len(b.opts.NamesrvAddrs) > 0 {
@@ -264,7 +269,7 @@ func (b *Broker) Start() error {
 			Compressed:   b.opts.CompressedRegister,
 		}, b.nsClient, func() body.TopicConfigSerializeWrapper {
 			return b.topics.RegistrationWrapper(b.opts.BrokerPermission)
-		}, nil, b.lg.Named("nsreg"))
+		}, b.onRegistered, b.lg.Named("nsreg"))
 		b.registrar.Start()
 	}
 	b.lg.Info("broker started", zap.String("name", b.opts.BrokerName), zap.String("addr", b.Addr().String()),
@@ -319,7 +324,7 @@ func (b *Broker) Close() error {
 		}
 		close(b.stopc)
 		b.wg.Wait()
-		err = errors.Join(err, b.schedule.Close(), b.tx.Close(), b.offsets.Close(), b.store.Close())
+		err = errors.Join(err, b.closeReplication(), b.schedule.Close(), b.tx.Close(), b.offsets.Close(), b.store.Close())
 		if b.nsClient != nil {
 			err = errors.Join(err, b.nsClient.Close())
 		}

@@ -57,6 +57,9 @@ type Options struct {
 	TransactionCheckMax      int           // transactionCheckMax, 15
 	RejectTransactionMessage bool          // rejectTransactionMessage
 
+	// HA is master/slave replication (brokerRole, haListenPort, ...; replication.go).
+	HA HAOptions
+
 	// MaxConcurrentRequests bounds requests in flight; beyond it SYSTEM_BUSY.
 	MaxConcurrentRequests int
 
@@ -91,4 +94,5 @@ func (o *Options) setDefaults() {
 	if o.RegionID == "" {
 		o.RegionID = "DefaultRegion"
 	}
+	o.haDefaults()
 }

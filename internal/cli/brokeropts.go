@@ -50,6 +50,7 @@ func brokerOptions(cfg *config.Broker) (broker.Options, error) {
 		LongPollingEnable:           cfg.LongPollingEnable,
 		ShortPollingTime:            cfg.ShortPollingTimeMills.Duration(),
 		SlaveReadEnable:             cfg.SlaveReadEnable,
+		HA:                          haOptions(cfg),
 		EnablePropertyFilter:        cfg.EnablePropertyFilter,
 		RegionID:                    cfg.RegionID,
 		TraceOn:                     cfg.TraceOn,

@@ -68,8 +68,9 @@ type Client struct {
 	lg   *zap.Logger
 
 	addr      atomic.Pointer[string]
-	kick      chan struct{} // the master address changed
-	stopc     chan struct{}
+	kick      chan struct{}   // the master address changed
+	ctx       context.Context // cancelled by Close
+	cancel    context.CancelFunc
 	wg        sync.WaitGroup
 	connected atomic.Bool
 	// masterOffset is the offset of the last frame header received (the master's send position).
@@ -87,7 +88,8 @@ func NewClient(opts ClientOptions, log SlaveLog, lg *zap.Logger) *Client {
 	if lg == nil {
 		lg = zap.NewNop()
 	}
-	c := &Client{opts: opts, log: log, lg: lg, kick: make(chan struct{}, 1), stopc: make(chan struct{})}
+	c := &Client{opts: opts, log: log, lg: lg, kick: make(chan struct{}, 1)}
+	c.ctx, c.cancel = context.WithCancel(context.Background())
 	addr := opts.MasterAddr
 	c.addr.Store(&addr)
 	c.masterOffset.Store(-1)
@@ -97,10 +99,8 @@ func NewClient(opts ClientOptions, log SlaveLog, lg *zap.Logger) *Client {
 // Start runs the replication goroutine.
 func (c *Client) Start() {
 	c.startOnce.Do(func() {
-		select {
-		case <-c.stopc:
+		if c.stopped() {
 			return
-		default:
 		}
 		c.wg.Add(1)
 		go c.run()
@@ -110,7 +110,7 @@ func (c *Client) Start() {
 // Close stops replication and waits for the goroutine. It is idempotent.
 func (c *Client) Close() error {
 	c.closeOnce.Do(func() {
-		close(c.stopc)
+		c.cancel()
 		c.dropConn()
 		c.wg.Wait()
 	})
@@ -150,14 +150,7 @@ func (c *Client) dropConn() {
 	}
 }
 
-func (c *Client) stopped() bool {
-	select {
-	case <-c.stopc:
-		return true
-	default:
-		return false
-	}
-}
+func (c *Client) stopped() bool { return c.ctx.Err() != nil }
 
 func (c *Client) run() {
 	defer c.wg.Done()
@@ -178,7 +171,7 @@ func (c *Client) run() {
 		}
 		t := time.NewTimer(c.opts.ReconnectInterval)
 		select {
-		case <-c.stopc:
+		case <-c.ctx.Done():
 		case <-c.kick:
 		case <-t.C:
 		}
@@ -189,7 +182,7 @@ func (c *Client) run() {
 // session connects to addr and replicates until the connection ends. It returns nil only when
 // the connection was dropped on purpose (a new master address).
 func (c *Client) session(addr string) error {
-	ctx, cancel := context.WithTimeout(context.Background(), c.opts.DialTimeout)
+	ctx, cancel := context.WithTimeout(c.ctx, c.opts.DialTimeout)
 	nc, err := (&net.Dialer{}).DialContext(ctx, "tcp", addr)
 	cancel()
 	if err != nil {

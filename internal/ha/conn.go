@@ -49,15 +49,19 @@ func (c *slaveConn) run() {
 	readDone := make(chan struct{})
 	go func() {
 		defer close(readDone)
-		c.report(c.readReports())
+		c.ended(c.readReports())
 	}()
-	c.report(c.send())
+	c.ended(c.send())
 	c.close()
 	<-readDone
 }
 
-// report logs why one direction ended, unless the connection was closed on purpose.
-func (c *slaveConn) report(err error) {
+// errSlaveLeft is a slave closing its end: no error on the master's side.
+var errSlaveLeft = errors.New("ha: the slave closed the connection")
+
+// ended closes the connection after one direction ended, logging why unless it was closed on
+// purpose.
+func (c *slaveConn) ended(err error) {
 	if err == nil {
 		return
 	}
@@ -69,6 +73,10 @@ func (c *slaveConn) report(err error) {
 	default:
 	}
 	c.close()
+	if errors.Is(err, errSlaveLeft) {
+		c.lg.Info("slave disconnected")
+		return
+	}
 	c.lg.Warn("slave connection closed", zap.Error(err))
 }
 
@@ -112,7 +120,7 @@ func (c *slaveConn) readReports() error {
 		case errors.Is(err, os.ErrDeadlineExceeded):
 			return fmt.Errorf("ha: no report from the slave for %v (haHousekeepingInterval)", c.s.opts.HousekeepingInterval)
 		case errors.Is(err, io.EOF):
-			return errors.New("ha: the slave closed the connection")
+			return errSlaveLeft
 		default:
 			return err
 		}

@@ -71,15 +71,8 @@ func (p *Processor) pull(c *remoting.Conn, req *protocol.Command, h *pullHeader,
 	if r == nil {
 		return nil, fail(protocol.SystemError, "store getMessage returned nil: the store is closed")
 	}
-	code := pullResponseCode(r.Status, h.queueOffset)
+	code, suggest := p.pullRoute(pullResponseCode(r.Status, h.queueOffset), gc, r.SuggestPullingFromSlave)
 	resp := protocol.NewResponse(req, code, r.Status.String())
-	suggest := int64(body.MasterID)
-	if p.opts.SlaveReadEnable {
-		suggest = gc.BrokerID
-		if r.SuggestPullingFromSlave {
-			suggest = gc.WhichBrokerWhenConsumeSlowly
-		}
-	}
 	resp.ExtFields = map[string]string{
 		"suggestWhichBrokerId": itoa64(suggest),
 		"nextBeginOffset":      itoa64(r.NextBeginOffset),
