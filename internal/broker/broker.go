@@ -308,7 +308,7 @@ func (b *Broker) Store() *store.Store { return b.store }
 // Close shuts the broker down, in this order:
 //  1. unregister from the nameservers, so clients stop routing here;
 //  2. answer held pulls and stop accepting requests;
-//  3. stop housekeeping and delayed delivery;
+//  3. stop housekeeping and delayed delivery, and replication (HA service or client, metadata sync);
 //  4. persist consumer and delay offsets;
 //  5. close the store: flush the CommitLog, ConsumeQueues and index, write the checkpoint,
 //     remove the abort file, unmap.

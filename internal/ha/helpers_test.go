@@ -29,10 +29,10 @@ const (
 	waitFor      = 15 * time.Second
 )
 
-func logger(t *testing.T) *zap.Logger { return zaptest.NewLogger(t, zaptest.Level(zap.WarnLevel)) }
+func logger(t testing.TB) *zap.Logger { return zaptest.NewLogger(t, zaptest.Level(zap.WarnLevel)) }
 
 // openStore opens and starts a store with role over dir; the test's cleanup closes it.
-func openStore(t *testing.T, dir string, role store.Role, edits ...func(*store.Options)) *store.Store {
+func openStore(t testing.TB, dir string, role store.Role, edits ...func(*store.Options)) *store.Store {
 	t.Helper()
 	o := storetest.Options(dir)
 	o.Role = role
@@ -52,7 +52,7 @@ func serviceOptions(addr string) ha.ServiceOptions {
 }
 
 // startService starts a master's Service over st on addr ("127.0.0.1:0" for any port).
-func startService(t *testing.T, st *store.Store, opts ha.ServiceOptions) *ha.Service {
+func startService(t testing.TB, st *store.Store, opts ha.ServiceOptions) *ha.Service {
 	t.Helper()
 	svc := ha.NewService(opts, st, logger(t))
 	require.NoError(t, svc.Start())
@@ -62,7 +62,7 @@ func startService(t *testing.T, st *store.Store, opts ha.ServiceOptions) *ha.Ser
 }
 
 // startClient starts a slave's Client over st following the master's HA address.
-func startClient(t *testing.T, st *store.Store, masterAddr string) *ha.Client {
+func startClient(t testing.TB, st *store.Store, masterAddr string) *ha.Client {
 	t.Helper()
 	c := ha.NewClient(ha.ClientOptions{MasterAddr: masterAddr, HeartbeatInterval: heartbeat,
 		HousekeepingInterval: housekeeping, ReconnectInterval: reconnect}, st, logger(t))
