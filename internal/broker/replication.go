@@ -93,7 +93,7 @@ func (b *Broker) buildReplication() {
 		Interval:        o.MetadataSyncInterval,
 		InitialDelay:    min(3*time.Second, o.MetadataSyncInterval),
 		DelayOffsetPath: schedule.ConfigPath(b.opts.Store.RootDir),
-	}, b.repl.remote, slave.Deps{Topics: b.topics, Groups: b.groups, Offsets: b.offsets}, b.lg.Named("slavesync"))
+	}, b.repl.remote, slave.Deps{Topics: b.topics, Groups: b.groups, Offsets: b.offsets, Delay: b.schedule}, b.lg.Named("slavesync"))
 }
 
 // startReplication starts the HA service (and advertises its real port when it was asked for

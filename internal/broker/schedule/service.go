@@ -222,6 +222,18 @@ func (s *Service) Offsets() map[int]int64 {
 	return out
 }
 
+// ReplaceOffsets takes over another broker's offsets (a slave copying its master's, so that it
+// answers GET_ALL_DELAY_OFFSET and resumes delivery from them if it is ever started as master).
+func (s *Service) ReplaceOffsets(offsets map[int]int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.offsets = make(map[int]int64, len(offsets))
+	for level, off := range offsets {
+		s.offsets[level] = off
+	}
+	s.seq++
+}
+
 // Encode is delayOffset.json's content.
 func (s *Service) Encode() ([]byte, error) {
 	return body.MarshalIndent(offsetFile{OffsetTable: s.Offsets()})

@@ -45,11 +45,17 @@ type Offsets interface {
 	ReplaceAll(table map[string]map[int32]int64)
 }
 
-// Deps are the tables a Syncer fills.
+// DelayOffsets is the slave's delay-level offset table; *schedule.Service satisfies it.
+type DelayOffsets interface {
+	ReplaceOffsets(offsets map[int]int64)
+}
+
+// Deps are the tables a Syncer fills; Delay may be nil.
 type Deps struct {
 	Topics  Topics
 	Groups  Groups
 	Offsets Offsets
+	Delay   DelayOffsets
 }
 
 // Options configure a Syncer. Zero values take Java 4.9's.
@@ -355,6 +361,9 @@ func (s *Syncer) syncDelayOffsets(ctx context.Context, addr string) error {
 		if err := configfile.Write(s.opts.DelayOffsetPath, data); err != nil {
 			return fmt.Errorf("slave: delay offsets: %w", err)
 		}
+	}
+	if s.deps.Delay != nil {
+		s.deps.Delay.ReplaceOffsets(d.OffsetTable)
 	}
 	s.lastDelayBody = bytes.Clone(data)
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -91,8 +92,9 @@ func TestSyncCopiesTheMastersTables(t *testing.T) {
 	cli := remoting.NewClient(remoting.ClientOptions{}, zaptest.NewLogger(t))
 	t.Cleanup(func() { _ = cli.Close() })
 	delayPath := filepath.Join(t.TempDir(), "config", "delayOffset.json")
+	delayTable := &fakeDelay{}
 	s := slave.New(slave.Options{DelayOffsetPath: delayPath}, cli,
-		slave.Deps{Topics: replica.topics, Groups: replica.groups, Offsets: replica.offsets}, zaptest.NewLogger(t))
+		slave.Deps{Topics: replica.topics, Groups: replica.groups, Offsets: replica.offsets, Delay: delayTable}, zaptest.NewLogger(t))
 	require.Error(t, s.SyncAll(context.Background()), "no master known yet")
 	s.SetMasterAddr(addr)
 	require.Equal(t, addr, s.MasterAddr())
@@ -130,6 +132,7 @@ func TestSyncCopiesTheMastersTables(t *testing.T) {
 	data, err = os.ReadFile(delayPath)
 	require.NoError(t, err)
 	require.Equal(t, d2, string(data))
+	require.Equal(t, map[int]int64{1: 13, 3: 4}, delayTable.get(), "the schedule service takes over the master's offsets")
 
 	// A local change to the slave's topics is undone by the next pass even when the master's
 	// version did not move.
@@ -165,4 +168,22 @@ func TestSyncRunsPeriodically(t *testing.T) {
 	require.Eventually(t, func() bool { _, ok := replica.topics.Get("Later"); return ok }, 10*time.Second, 5*time.Millisecond)
 	s.SetMasterAddr("") // the master is gone: passes stop asking
 	require.Error(t, s.SyncAll(context.Background()))
+}
+
+// fakeDelay records the delay offsets a Syncer hands over.
+type fakeDelay struct {
+	mu      sync.Mutex
+	offsets map[int]int64
+}
+
+func (f *fakeDelay) ReplaceOffsets(o map[int]int64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.offsets = o
+}
+
+func (f *fakeDelay) get() map[int]int64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.offsets
 }
