@@ -104,7 +104,7 @@ func TestRestartOfEitherSide(t *testing.T) {
 	require.NoError(t, svc.Close())
 	require.NoError(t, master.Close())
 	master = openStore(t, mdir, store.RoleAsyncMaster)
-	svc = startService(t, master, serviceOptions(addr))
+	_ = startService(t, master, serviceOptions(addr))
 	round(300)
 
 	// The slave restarts cleanly and continues from its own end.

@@ -94,4 +94,3 @@ func withJSONBody(req *protocol.Command, v any) (*protocol.Command, error) {
 }
 
 func itoa64(v int64) string { return strconv.FormatInt(v, 10) }
-func itoa32(v int32) string { return strconv.FormatInt(int64(v), 10) }

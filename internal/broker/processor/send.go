@@ -26,13 +26,13 @@ type sendTarget struct {
 }
 
 // sendMessage stores one message (SEND_MESSAGE, SEND_MESSAGE_V2).
-func (p *Processor) sendMessage(_ context.Context, c *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
+func (p *Processor) sendMessage(ctx context.Context, c *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
 	h, err := parseSendHeader(req)
 	if err != nil {
 		return nil, err
 	}
 	if h.batch {
-		return p.sendBatch(nil, c, req)
+		return p.sendBatch(ctx, c, req)
 	}
 	t, err := p.checkSend(&h, req)
 	if err != nil {
