@@ -4,10 +4,10 @@ BIN      := bin
 PKGS     := ./...
 FUZZTIME ?= 20s
 
-.PHONY: usage build run test test-unit test-e2e test-crash lint fmt vet fuzz bench clean
+.PHONY: usage build run test test-unit test-e2e test-crash test-alions lint fmt vet fuzz bench clean
 
 usage:
-	@echo "make build | run | test | test-unit | test-e2e | test-crash | lint | fuzz | bench | clean"
+	@echo "make build | run | test | test-unit | test-e2e | test-crash | test-alions | lint | fuzz | bench | clean"
 
 build:
 	$(GO) build -o $(BIN)/ ./cmd/...
@@ -28,6 +28,10 @@ test-e2e: build
 ## test-crash: the long kill -9 run (30+ cycles) in both flush modes.
 test-crash: build
 	CRASH_CYCLES=30 $(GO) test -count=1 -timeout 60m -run 'Crash' -v ./test/crash/...
+
+## test-alions: produce and consume with the Node client ali-ons (needs node and npm).
+test-alions: build
+	cd test/alions && ALIONS=1 $(GO) test -count=1 -v .
 
 vet:
 	$(GO) vet ./...
