@@ -213,6 +213,7 @@ func (b *Broker) buildServer() {
 		ShortPollingTime:  b.opts.ShortPollingTime,
 		SlaveReadEnable:   b.opts.SlaveReadEnable,
 		MaxDelayLevel:     len(b.opts.Store.DelayLevels),
+		ConfigText:        b.opts.ConfigText,
 
 		EnablePropertyFilter: b.opts.EnablePropertyFilter,
 	}, processor.Deps{Store: b.store, Topics: b.topics, Groups: b.groups, Offsets: b.offsets,

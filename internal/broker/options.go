@@ -68,6 +68,10 @@ type Options struct {
 	// TLS is the client port's TLS mode and certificate (tls.server.mode).
 	TLS remoting.TLSOptions
 
+	// ConfigText returns the effective configuration as Java-properties text for
+	// GET_BROKER_CONFIG; nil answers the keys these options hold.
+	ConfigText func() string
+
 	// Metrics registers the broker's metrics; nil turns them off.
 	Metrics      prometheus.Registerer
 	MetricsExtra map[string]string // metricsLabel pairs

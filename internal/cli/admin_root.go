@@ -54,6 +54,10 @@ func NewAdminCommand() *cobra.Command {
 		newQueryMsgByKeyCommand(env),
 		newQueryMsgByIDCommand(env),
 		newQueryMsgByUniqueKeyCommand(env),
+		newUpdateSubGroupCommand(env),
+		newDeleteSubGroupCommand(env),
+		newResetOffsetByTimeCommand(env),
+		newGetBrokerConfigCommand(env),
 	)
 	return cmd
 }

@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/netip"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/rocketgo/rocketgo/internal/acl"
@@ -60,7 +61,19 @@ func brokerOptions(cfg *config.Broker) (broker.Options, error) {
 		RejectTransactionMessage:    cfg.RejectTransactionMessage,
 		MetricsExtra:                labels,
 		ACL:                         aclOptions(cfg),
+		ConfigText:                  configText(cfg),
 	}, nil
+}
+
+// configText returns GET_BROKER_CONFIG's text: the effective configuration as Java-properties
+// key=value lines, sorted by key.
+func configText(cfg *config.Broker) func() string {
+	var b strings.Builder
+	for _, f := range cfg.Fields() {
+		b.WriteString(f.Key + "=" + f.Value + "\n")
+	}
+	text := b.String()
+	return func() string { return text }
 }
 
 // aclOptions turns plain ACL on when aclEnable is set.

@@ -48,6 +48,9 @@ type Options struct {
 	MaxDelayLevel int
 	// BootTime is when the broker started (GET_BROKER_RUNTIME_INFO).
 	BootTime time.Time
+	// ConfigText returns the effective configuration as Java-properties text, key=value lines
+	// (GET_BROKER_CONFIG); nil lists the keys these options hold.
+	ConfigText func() string
 }
 
 // Deps are the components the handlers work with.
@@ -140,6 +143,15 @@ func (p *Processor) handlers() map[protocol.RequestCode]handleFunc {
 		protocol.ConsumeMessageDirectly:        p.consumeMessageDirectly,
 		protocol.UnlockBatchMQ:                 p.unlockBatch,
 		protocol.EndTransaction:                p.endTransaction,
+		// admin_group.go, admin_reset.go, admin_config.go, admin_topicinfo.go
+		protocol.UpdateAndCreateSubscriptionGroup: p.updateAndCreateSubscriptionGroup,
+		protocol.DeleteSubscriptionGroup:          p.deleteSubscriptionGroup,
+		protocol.InvokeBrokerToResetOffset:        p.invokeBrokerToResetOffset,
+		protocol.InvokeBrokerToGetConsumerStatus:  p.invokeBrokerToGetConsumerStatus,
+		protocol.GetBrokerConfig:                  p.getBrokerConfig,
+		protocol.UpdateBrokerConfig:               p.updateBrokerConfig,
+		protocol.GetSystemTopicListFromBroker:     p.getSystemTopicListFromBroker,
+		protocol.QueryConsumeTimeSpan:             p.queryConsumeTimeSpan,
 	}
 }
 
