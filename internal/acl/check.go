@@ -64,7 +64,7 @@ func (c *Config) Check(remoteAddr string, req *protocol.Command) error {
 			return nil
 		}
 	}
-	if NeedsAdmin(req.Code) && !a.Admin {
+	if NeedsAdmin(req.RequestCode()) && !a.Admin {
 		return denied("Need admin permission for request code=%d, but accessKey=%s is not", req.Code, ak)
 	}
 	if a.Admin && len(a.TopicPerms) == 0 && len(a.GroupPerms) == 0 {
@@ -92,7 +92,7 @@ func resources(req *protocol.Command, out []resource) ([]resource, error) {
 			out = append(out, groupRes(v, p))
 		}
 	}
-	switch protocol.RequestCode(req.Code) {
+	switch req.RequestCode() {
 	case protocol.SendMessage:
 		topic("topic", Pub) // a retry topic %RETRY%g needs SUB on g instead, below
 	case protocol.SendMessageV2, protocol.SendBatchMessage:

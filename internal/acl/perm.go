@@ -60,16 +60,16 @@ func (p Perm) Allows(needed Perm) bool {
 }
 
 // adminCodes need an admin account (Java 4.9 Permission.ADMIN_CODE).
-var adminCodes = map[int16]bool{
-	int16(protocol.UpdateAndCreateTopic):             true,
-	int16(protocol.UpdateBrokerConfig):               true,
-	int16(protocol.DeleteTopicInBroker):              true,
-	int16(protocol.UpdateAndCreateSubscriptionGroup): true,
-	int16(protocol.DeleteSubscriptionGroup):          true,
+var adminCodes = map[protocol.RequestCode]bool{
+	protocol.UpdateAndCreateTopic:             true,
+	protocol.UpdateBrokerConfig:               true,
+	protocol.DeleteTopicInBroker:              true,
+	protocol.UpdateAndCreateSubscriptionGroup: true,
+	protocol.DeleteSubscriptionGroup:          true,
 }
 
 // NeedsAdmin reports whether requests with code need an admin account.
-func NeedsAdmin(code int16) bool { return adminCodes[code] }
+func NeedsAdmin(code protocol.RequestCode) bool { return adminCodes[code] }
 
 // retryPrefix starts the retry topic of a consumer group; resources named so are that group.
 const retryPrefix = "%RETRY%"

@@ -93,7 +93,7 @@ func (s *Service) Intercept(remoteAddr string, req *protocol.Command) *protocol.
 		d = &DeniedError{Msg: err.Error()}
 	}
 	s.denyLg.Warn("request denied by ACL", zap.String("remote", remoteAddr),
-		zap.Stringer("code", protocol.RequestCode(req.Code)), zap.String("reason", d.Msg))
+		zap.Stringer("code", req.RequestCode()), zap.String("reason", d.Msg))
 	return protocol.NewResponse(req, protocol.SystemError, d.Remark())
 }
 

@@ -48,7 +48,7 @@ func TestServiceLoadsAndReloads(t *testing.T) {
 	require.Eventually(t, func() bool { return s.Check(client, send()) != nil }, 10*time.Second, 5*time.Millisecond)
 	resp := s.Intercept(client, send())
 	require.NotNil(t, resp)
-	require.Equal(t, int16(protocol.SystemError), resp.Code)
+	require.Equal(t, protocol.SystemError, resp.ResponseCode())
 	require.Equal(t, "org.apache.rocketmq.acl.common.AclException: No default permission for topic:T", resp.Remark)
 
 	// A broken file keeps the rules in force, and so does an empty one (a file being rewritten);

@@ -85,15 +85,15 @@ func IsCode(err error, code protocol.ResponseCode) bool {
 // invoke sends req to addr and returns the response if its code is SUCCESS; any other code is a
 // *ServerError.
 func (c *Client) invoke(ctx context.Context, addr string, req *protocol.Command) (*protocol.Command, error) {
-	code := protocol.RequestCode(req.Code)
+	code := req.RequestCode()
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	resp, err := c.rc.Invoke(ctx, addr, req)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", addr, code, err)
 	}
-	if protocol.ResponseCode(resp.Code) != protocol.Success {
-		return nil, &ServerError{Addr: addr, Request: code, Code: protocol.ResponseCode(resp.Code), Remark: resp.Remark}
+	if resp.ResponseCode() != protocol.Success {
+		return nil, &ServerError{Addr: addr, Request: code, Code: resp.ResponseCode(), Remark: resp.Remark}
 	}
 	return resp, nil
 }

@@ -254,7 +254,7 @@ func TestQueryDropsHashCollisions(t *testing.T) {
 		s.HandleDefault(remoting.HandlerFunc(func(_ context.Context, _ *remoting.Conn, req *protocol.Command) *protocol.Command {
 			resp := protocol.NewResponse(req, protocol.Success, "")
 			resp.Body = recs
-			if req.Code == int16(protocol.GetRouteinfoByTopic) {
+			if req.RequestCode() == protocol.GetRouteinfoByTopic {
 				resp.Body = *routeBody.Load()
 			}
 			return resp
@@ -319,7 +319,7 @@ func TestPartialAnswers(t *testing.T) {
 	routeBody, err := route.Encode()
 	require.NoError(t, err)
 	ns := remotingtest.StartServer(t, remoting.ServerOptions{}, func(s *remoting.Server) {
-		s.Handle(int16(protocol.GetRouteinfoByTopic), remoting.HandlerFunc(
+		s.Handle(protocol.GetRouteinfoByTopic, remoting.HandlerFunc(
 			func(_ context.Context, _ *remoting.Conn, req *protocol.Command) *protocol.Command {
 				resp := protocol.NewResponse(req, protocol.Success, "")
 				resp.Body = routeBody

@@ -282,7 +282,7 @@ func (c *consumer) issue(pq *pullQueue, s span) bool {
 	start := time.Now()
 	conn.InvokeAsync(c.ctx, req, func(resp *protocol.Command, err error) {
 		defer c.inflight.Done()
-		if err == nil && resp.Code == int16(protocol.Success) {
+		if err == nil && resp.ResponseCode() == protocol.Success {
 			c.hist.Record(time.Since(start)) // held long polls would only measure the hold
 		}
 		c.answered(pq, s, start, resp, err)
@@ -344,13 +344,13 @@ func (c *consumer) answered(pq *pullQueue, s span, sent time.Time, resp *protoco
 		c.failedPull(pq, s)
 		return
 	}
-	c.codes.add(resp.Code)
+	c.codes.add(resp.ResponseCode())
 	f := protocol.Fields(resp)
 	nextBegin := f.OptInt64("nextBeginOffset", -1)
 	if m := f.OptInt64("maxOffset", -1); m > pq.max {
 		pq.max = m
 	}
-	switch protocol.ResponseCode(resp.Code) {
+	switch resp.ResponseCode() {
 	case protocol.Success:
 		k := c.records(pq, s, resp.Body)
 		if k == 0 || nextBegin <= s.off {

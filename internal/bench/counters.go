@@ -19,12 +19,12 @@ type codeCounter struct {
 	other map[string]int64
 }
 
-func (c *codeCounter) add(code int16) {
+func (c *codeCounter) add(code protocol.ResponseCode) {
 	if code >= 0 && int(code) < len(c.small) {
 		c.small[code].Add(1)
 		return
 	}
-	c.addName(protocol.ResponseCode(code).String())
+	c.addName(code.String())
 }
 
 func (c *codeCounter) addName(name string) {
@@ -70,8 +70,8 @@ func (c *codeCounter) snapshot() map[string]int64 {
 
 // storedCode reports whether a send response means the message was stored
 // (the flush and replication statuses still mean it is in the CommitLog).
-func storedCode(code int16) bool {
-	switch protocol.ResponseCode(code) {
+func storedCode(code protocol.ResponseCode) bool {
+	switch code {
 	case protocol.Success, protocol.FlushDiskTimeout, protocol.FlushSlaveTimeout, protocol.SlaveNotAvailable:
 		return true
 	}

@@ -134,7 +134,7 @@ func TestProducerRequestHeaders(t *testing.T) {
 	q := newQueueRef("broker-a", "10.1.2.3:10911", 3)
 
 	req, _ := p.request(5, 1, q, nil)
-	assert.Equal(t, int16(310), req.Code)
+	assert.Equal(t, protocol.SendMessageV2, req.RequestCode())
 	ext := req.ExtFields
 	for k, v := range map[string]string{"a": DefaultProducerGroup, "b": DefaultTopic, "c": "TBW102", "d": "4",
 		"e": "3", "f": "0", "h": "0", "j": "0", "k": "false", "m": "false", "n": "broker-a"} {
@@ -147,7 +147,7 @@ func TestProducerRequestHeaders(t *testing.T) {
 
 	o.Batch = 3
 	req, _ = p.request(6, 3, q, nil)
-	assert.Equal(t, int16(320), req.Code)
+	assert.Equal(t, protocol.SendBatchMessage, req.RequestCode())
 	assert.Equal(t, "true", req.ExtFields["m"])
 	assert.Equal(t, map[string]string{"WAIT": "true"}, message.ParseProperties(req.ExtFields["i"]))
 	it := message.NewBatchIterator(req.Body)

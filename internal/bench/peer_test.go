@@ -40,10 +40,10 @@ func startPeer(t testing.TB, p *scriptedPeer) *scriptedPeer {
 	p.queues = map[int32][][]byte{}
 	// A quiet server: benchmarks run it at full speed.
 	srv := remoting.NewServer(remoting.ServerOptions{Addr: "127.0.0.1:0"}, zap.NewNop())
-	srv.Handle(int16(protocol.SendMessageV2), remoting.HandlerFunc(p.send))
-	srv.Handle(int16(protocol.SendBatchMessage), remoting.HandlerFunc(p.send))
-	srv.Handle(int16(protocol.PullMessage), remoting.HandlerFunc(p.pull))
-	srv.Handle(int16(protocol.GetMaxOffset), remoting.HandlerFunc(p.maxOffset))
+	srv.Handle(protocol.SendMessageV2, remoting.HandlerFunc(p.send))
+	srv.Handle(protocol.SendBatchMessage, remoting.HandlerFunc(p.send))
+	srv.Handle(protocol.PullMessage, remoting.HandlerFunc(p.pull))
+	srv.Handle(protocol.GetMaxOffset, remoting.HandlerFunc(p.maxOffset))
 	require.NoError(t, srv.Start())
 	t.Cleanup(func() { _ = srv.Close() })
 	p.addr = srv.Addr().String()
@@ -61,7 +61,7 @@ func (p *scriptedPeer) send(_ context.Context, _ *remoting.Conn, req *protocol.C
 	var ids []string
 	if p.store {
 		var entries []message.BatchEntry
-		if protocol.RequestCode(req.Code) == protocol.SendBatchMessage {
+		if req.RequestCode() == protocol.SendBatchMessage {
 			it := message.NewBatchIterator(req.Body)
 			for it.Next() {
 				entries = append(entries, it.Entry())
@@ -126,7 +126,7 @@ func (p *scriptedPeer) pull(_ context.Context, _ *remoting.Conn, req *protocol.C
 	resp := protocol.NewResponse(req, protocol.Success, "")
 	next := off
 	if off >= end {
-		resp.Code = int16(protocol.PullNotFound)
+		resp.Code = int32(protocol.PullNotFound)
 	} else {
 		for _, rec := range q[off:min(end, off+int64(n))] {
 			resp.Body = append(resp.Body, rec...)
@@ -231,7 +231,7 @@ func TestVerificationCatchesLossAndDuplicates(t *testing.T) {
 
 func TestProduceCountsErrorResponses(t *testing.T) {
 	srv := remotingtest.StartServer(t, remoting.ServerOptions{}, func(s *remoting.Server) {
-		s.Handle(int16(protocol.SendMessageV2), remoting.HandlerFunc(
+		s.Handle(protocol.SendMessageV2, remoting.HandlerFunc(
 			func(_ context.Context, _ *remoting.Conn, req *protocol.Command) *protocol.Command {
 				if req.ExtFields["e"] == "1" {
 					return protocol.NewResponse(req, protocol.SystemBusy, "[REJECTREQUEST]system busy")

@@ -180,9 +180,9 @@ func (p *producer) answered(first uint64, n int, resp *protocol.Command, err err
 		p.codes.addErr(err)
 		return
 	}
-	p.codes.add(resp.Code)
-	if !storedCode(resp.Code) {
-		p.remarks.add(resp.Code, resp.Remark)
+	p.codes.add(resp.ResponseCode())
+	if !storedCode(resp.ResponseCode()) {
+		p.remarks.add(resp.ResponseCode(), resp.Remark)
 		return
 	}
 	p.acked.Add(int64(n))
@@ -285,8 +285,8 @@ type remarkLog struct {
 	m  map[string]string
 }
 
-func (r *remarkLog) add(code int16, remark string) {
-	r.addNote(protocol.ResponseCode(code).String(), remark)
+func (r *remarkLog) add(code protocol.ResponseCode, remark string) {
+	r.addNote(code.String(), remark)
 }
 
 // addNote keeps remark under name unless one is kept already.

@@ -49,7 +49,7 @@ func (a *admin) invoke(ctx context.Context, addr string, req *protocol.Command) 
 	req.SerializeType = a.serialize
 	resp, err := a.cli.Invoke(ctx, addr, req)
 	if err != nil {
-		return nil, fmt.Errorf("bench: %s to %s: %w", protocol.RequestCode(req.Code), addr, err)
+		return nil, fmt.Errorf("bench: %s to %s: %w", req.RequestCode(), addr, err)
 	}
 	return resp, nil
 }
@@ -75,12 +75,12 @@ func (a *admin) route(ctx context.Context, topic string) (*body.TopicRouteData, 
 	if err != nil {
 		return nil, err
 	}
-	switch protocol.ResponseCode(resp.Code) {
+	switch resp.ResponseCode() {
 	case protocol.Success:
 	case protocol.TopicNotExist:
 		return nil, fmt.Errorf("bench: route of %s: %w (%s)", topic, errTopicNotExist, resp.Remark)
 	default:
-		return nil, fmt.Errorf("bench: route of %s: %s %q", topic, protocol.ResponseCode(resp.Code), resp.Remark)
+		return nil, fmt.Errorf("bench: route of %s: %s %q", topic, resp.ResponseCode(), resp.Remark)
 	}
 	r, err := body.DecodeTopicRouteData(resp.Body)
 	if err != nil {
@@ -184,8 +184,8 @@ func (a *admin) masters(ctx context.Context, cluster string) (map[string]string,
 	if err != nil {
 		return nil, err
 	}
-	if protocol.ResponseCode(resp.Code) != protocol.Success {
-		return nil, fmt.Errorf("bench: cluster info: %s %q", protocol.ResponseCode(resp.Code), resp.Remark)
+	if resp.ResponseCode() != protocol.Success {
+		return nil, fmt.Errorf("bench: cluster info: %s %q", resp.ResponseCode(), resp.Remark)
 	}
 	ci, err := body.DecodeClusterInfo(resp.Body)
 	if err != nil {
@@ -230,9 +230,9 @@ func (a *admin) createTopic(ctx context.Context, topic, cluster string, queues i
 		if err != nil {
 			return nil, err
 		}
-		if protocol.ResponseCode(resp.Code) != protocol.Success {
+		if resp.ResponseCode() != protocol.Success {
 			return nil, fmt.Errorf("bench: create topic %s on %s (%s): %s %q",
-				topic, name, addr, protocol.ResponseCode(resp.Code), resp.Remark)
+				topic, name, addr, resp.ResponseCode(), resp.Remark)
 		}
 		r.BrokerDatas = append(r.BrokerDatas, body.BrokerData{BrokerName: name, BrokerAddrs: body.BrokerAddrs{0: addr}})
 		r.QueueDatas = append(r.QueueDatas, body.QueueData{BrokerName: name, ReadQueueNums: queues,
@@ -255,7 +255,7 @@ func (a *admin) committedOffset(ctx context.Context, topic, group string, q queu
 	if err != nil {
 		return 0, err
 	}
-	if protocol.ResponseCode(resp.Code) == protocol.QueryNotFound {
+	if resp.ResponseCode() == protocol.QueryNotFound {
 		return -1, nil
 	}
 	return offsetOf(resp, q)
@@ -269,8 +269,8 @@ func (a *admin) commitOffset(ctx context.Context, topic, group string, q queueRe
 	if err != nil {
 		return err
 	}
-	if protocol.ResponseCode(resp.Code) != protocol.Success {
-		return fmt.Errorf("bench: commit offset of %s: %s %q", q, protocol.ResponseCode(resp.Code), resp.Remark)
+	if resp.ResponseCode() != protocol.Success {
+		return fmt.Errorf("bench: commit offset of %s: %s %q", q, resp.ResponseCode(), resp.Remark)
 	}
 	return nil
 }
@@ -284,8 +284,8 @@ func (a *admin) offsetCall(ctx context.Context, q queueRef, req *protocol.Comman
 }
 
 func offsetOf(resp *protocol.Command, q queueRef) (int64, error) {
-	if protocol.ResponseCode(resp.Code) != protocol.Success {
-		return 0, fmt.Errorf("bench: %s offset: %s %q", q, protocol.ResponseCode(resp.Code), resp.Remark)
+	if resp.ResponseCode() != protocol.Success {
+		return 0, fmt.Errorf("bench: %s offset: %s %q", q, resp.ResponseCode(), resp.Remark)
 	}
 	f := protocol.Fields(resp)
 	off := f.Int64("offset")

@@ -158,7 +158,7 @@ func goParseResetBody(t *testing.T, data []byte) map[primitive.MessageQueue]int6
 func requireNoRequest(t *testing.T, c *brokertest.Conn, code protocol.RequestCode, msg string) {
 	t.Helper()
 	for _, req := range c.TakeRequests() {
-		require.NotEqual(t, int16(code), req.Code, msg)
+		require.NotEqual(t, code, req.RequestCode(), msg)
 	}
 }
 

@@ -174,7 +174,7 @@ func TestQueryAndViewMessage(t *testing.T) {
 	var resp *protocol.Command
 	require.Eventually(t, func() bool {
 		resp = query("common", nil)
-		return resp.Code == int16(protocol.Success) && len(brokertest.Records(t, resp)) == 2
+		return resp.ResponseCode() == protocol.Success && len(brokertest.Records(t, resp)) == 2
 	}, waitFor, tick, "both messages of the topic are indexed under the shared key")
 	brokertest.ExtInt(t, resp, "indexLastUpdateTimestamp")
 	brokertest.ExtInt(t, resp, "indexLastUpdatePhyoffset")
@@ -205,5 +205,5 @@ func TestQueryAndViewMessage(t *testing.T) {
 	resp = c.Call(protocol.NewRequest(protocol.ViewMessageByID, map[string]string{"offset": "999999999"}, nil))
 	requireCode(t, resp, protocol.SystemError, "999999999")
 	resp = c.Call(protocol.NewRequest(protocol.ViewMessageByID, map[string]string{"offset": strconv.FormatInt(phy+1, 10)}, nil))
-	require.NotEqual(t, int16(protocol.Success), resp.Code, "an offset inside a record is not a record")
+	require.NotEqual(t, protocol.Success, resp.ResponseCode(), "an offset inside a record is not a record")
 }

@@ -219,10 +219,10 @@ func (b *Broker) buildServer() {
 	}, processor.Deps{Store: b.store, Topics: b.topics, Groups: b.groups, Offsets: b.offsets,
 		Consumers: b.consumers, Producers: b.producers, Holds: b.holds,
 		Locks: rebalance.NewLockManager(0, nil), Schedule: b.schedule, Metrics: b.metrics, Transactions: b.tx}, b.lg.Named("processor"))
-	var observe func(code, respCode int16, d time.Duration)
+	var observe func(code protocol.RequestCode, respCode protocol.ResponseCode, d time.Duration)
 	if b.metrics != nil {
-		observe = func(code, respCode int16, d time.Duration) {
-			b.metrics.ObserveRPC(code, respCode, d, code == int16(protocol.PullMessage) && d >= time.Second)
+		observe = func(code protocol.RequestCode, respCode protocol.ResponseCode, d time.Duration) {
+			b.metrics.ObserveRPC(int32(code), int32(respCode), d, code == protocol.PullMessage && d >= time.Second)
 		}
 	}
 	b.server = remoting.NewServer(remoting.ServerOptions{

@@ -66,7 +66,7 @@ func waitDispatched(t *testing.T, c *brokertest.Conn, topic string, queueID int3
 func requireCode(t *testing.T, resp *protocol.Command, code protocol.ResponseCode, remarkHas ...string) {
 	t.Helper()
 	require.True(t, resp.IsResponse(), "not a response")
-	require.Equal(t, code.String(), protocol.ResponseCode(resp.Code).String(), "remark: %q", resp.Remark)
+	require.Equal(t, code.String(), resp.ResponseCode().String(), "remark: %q", resp.Remark)
 	for _, part := range remarkHas {
 		require.Contains(t, resp.Remark, part)
 	}
@@ -79,7 +79,7 @@ func pullAll(t *testing.T, c *brokertest.Conn, group, topic string, queueID int3
 	for off := from; ; {
 		resp := c.Call(brokertest.PullRequest(brokertest.Pull{Group: group, Topic: topic, QueueID: queueID,
 			Offset: off, SysFlag: brokertest.PullSubscription, Sub: "*"}))
-		if resp.Code == int16(protocol.PullNotFound) {
+		if resp.ResponseCode() == protocol.PullNotFound {
 			return out
 		}
 		requireCode(t, resp, protocol.Success)

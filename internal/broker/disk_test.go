@@ -43,12 +43,12 @@ func TestDiskFullRefusesSendsUntilSpaceReturns(t *testing.T) {
 	var refused *protocol.Command
 	require.Eventually(t, func() bool {
 		refused = send(1)
-		return refused.Code == int16(protocol.ServiceNotAvailable)
+		return refused.ResponseCode() == protocol.ServiceNotAvailable
 	}, 5*time.Second, 10*time.Millisecond, "sends are refused on a full disk")
 	requireCode(t, refused, protocol.ServiceNotAvailable, "diskSpaceWarningLevelRatio", "95")
 
 	disk.usedPct.Store(10)
-	require.Eventually(t, func() bool { return send(2).Code == int16(protocol.Success) }, 5*time.Second, 10*time.Millisecond,
+	require.Eventually(t, func() bool { return send(2).ResponseCode() == protocol.Success }, 5*time.Second, 10*time.Millisecond,
 		"sends resume once space returns, without a restart")
 	msgs := pullAll(t, c, "G_DISK", topic, 0, 0)
 	require.GreaterOrEqual(t, len(msgs), 2)

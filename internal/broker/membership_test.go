@@ -14,7 +14,7 @@ import (
 func consumerList(t *testing.T, c *brokertest.Conn, group string) []string {
 	t.Helper()
 	resp := c.Call(protocol.NewRequest(protocol.GetConsumerListByGroup, map[string]string{"consumerGroup": group}, nil))
-	if resp.Code != int16(protocol.Success) {
+	if resp.ResponseCode() != protocol.Success {
 		requireCode(t, resp, protocol.SystemError, "no consumer for this group", group)
 		return nil
 	}
@@ -38,7 +38,7 @@ func drainNotifications(t *testing.T, c *brokertest.Conn) {
 	t.Helper()
 	c.Sync()
 	for _, req := range c.TakeRequests() {
-		require.Equal(t, int16(protocol.NotifyConsumerIdsChanged), req.Code)
+		require.Equal(t, protocol.NotifyConsumerIdsChanged, req.RequestCode())
 	}
 }
 

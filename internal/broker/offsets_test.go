@@ -83,7 +83,7 @@ func TestConsumerOffsets(t *testing.T) {
 	op := c.Send(oneway)
 	require.Eventually(t, func() bool {
 		resp := queryOffset(t, c, "G_ONEWAY", topic, 0)
-		return resp.Code == int16(protocol.Success) && resp.ExtFields["offset"] == "2"
+		return resp.ResponseCode() == protocol.Success && resp.ExtFields["offset"] == "2"
 	}, waitFor, tick, "the oneway commit is applied")
 	c.Sync()
 	require.False(t, c.Answered(op), "no response to a oneway request")

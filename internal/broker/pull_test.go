@@ -27,7 +27,7 @@ func pull(t *testing.T, c *brokertest.Conn, p brokertest.Pull) pullResult {
 
 func pullResultOf(t *testing.T, resp *protocol.Command) pullResult {
 	t.Helper()
-	r := pullResult{code: protocol.ResponseCode(resp.Code), next: brokertest.ExtInt(t, resp, "nextBeginOffset")}
+	r := pullResult{code: resp.ResponseCode(), next: brokertest.ExtInt(t, resp, "nextBeginOffset")}
 	brokertest.ExtInt(t, resp, "minOffset")
 	brokertest.ExtInt(t, resp, "maxOffset")
 	require.Equal(t, int64(0), brokertest.ExtInt(t, resp, "suggestWhichBrokerId"))
@@ -253,7 +253,7 @@ func TestPullLongPolling(t *testing.T) {
 	require.Eventually(t, func() bool { return b.HeldPulls() == 1 }, waitFor, tick)
 	require.NoError(t, b.Close())
 	if resp, ok := puller.TryAwait(op); ok {
-		require.Equal(t, int16(protocol.PullNotFound), resp.Code, "remark %q", resp.Remark)
+		require.Equal(t, protocol.PullNotFound, resp.ResponseCode(), "remark %q", resp.Remark)
 	}
 }
 

@@ -74,7 +74,7 @@ func send(t *testing.T, c *brokertest.Conn, topic string, qid int32, bodyText st
 func slaveMaxOffset(t *testing.T, c *brokertest.Conn, topic string, qid int32) (int64, bool) {
 	t.Helper()
 	resp := c.Call(brokertest.QueueRequest(protocol.GetMaxOffset, topic, qid))
-	if resp.Code != int16(protocol.Success) {
+	if resp.ResponseCode() != protocol.Success {
 		return 0, false
 	}
 	return brokertest.ExtInt(t, resp, "offset"), true
@@ -84,7 +84,7 @@ func committedOffset(t *testing.T, c *brokertest.Conn, group, topic string, qid 
 	t.Helper()
 	resp := c.Call(protocol.NewRequest(protocol.QueryConsumerOffset, map[string]string{
 		"consumerGroup": group, "topic": topic, "queueId": strconv.Itoa(int(qid))}, nil))
-	if resp.Code != int16(protocol.Success) {
+	if resp.ResponseCode() != protocol.Success {
 		return 0, false
 	}
 	return brokertest.ExtInt(t, resp, "offset"), true

@@ -88,7 +88,7 @@ func producerHeartbeat(t *testing.T, c *brokertest.Conn, group string) {
 func checkRequests(c *brokertest.Conn) []*protocol.Command {
 	var out []*protocol.Command
 	for _, r := range c.TakeRequests() {
-		if r.Code == int16(protocol.CheckTransactionState) {
+		if r.RequestCode() == protocol.CheckTransactionState {
 			out = append(out, r)
 		}
 	}
@@ -102,7 +102,7 @@ func waitCheckOffset(t *testing.T, c *brokertest.Conn, want int64) {
 	require.Eventually(t, func() bool {
 		resp := queryOffset(t, c, transaction.CheckGroup, transaction.HalfTopic, 0)
 		got = resp.ExtFields["offset"]
-		return resp.Code == int16(protocol.Success) && got == strconv.FormatInt(want, 10)
+		return resp.ResponseCode() == protocol.Success && got == strconv.FormatInt(want, 10)
 	}, waitFor, tick, "the check-back loop's half offset is %q, want %d", got, want)
 }
 
@@ -120,7 +120,7 @@ func TestTransactionCommit(t *testing.T) {
 		resp := c.Call(protocol.NewRequest(protocol.QueryMessage, map[string]string{"topic": transaction.HalfTopic,
 			"key": h.uniq, "maxNum": "1", "beginTimestamp": "0", "_UNIQUE_KEY_QUERY": "true",
 			"endTimestamp": strconv.FormatInt(time.Now().Add(time.Hour).UnixMilli(), 10)}, nil))
-		return resp.Code == int16(protocol.Success) && len(brokertest.Records(t, resp)) == 1
+		return resp.ResponseCode() == protocol.Success && len(brokertest.Records(t, resp)) == 1
 	}, waitFor, tick)
 	half := b.Store().LookMessageByOffset(h.commitLogOffset)
 	require.NotNil(t, half)

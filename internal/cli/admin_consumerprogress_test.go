@@ -75,8 +75,8 @@ func TestConsumeStatsClientIP(t *testing.T) {
 	srv := remotingtest.StartServer(t, remoting.ServerOptions{}, func(s *remoting.Server) {
 		s.HandleDefault(remoting.HandlerFunc(func(_ context.Context, _ *remoting.Conn, req *protocol.Command) *protocol.Command {
 			resp := protocol.NewResponse(req, protocol.Success, "")
-			resp.Body = answers[protocol.RequestCode(req.Code)]
-			if req.Code == int16(protocol.GetRouteinfoByTopic) {
+			resp.Body = answers[req.RequestCode()]
+			if req.RequestCode() == protocol.GetRouteinfoByTopic {
 				resp.Body = *route.Load()
 			}
 			return resp

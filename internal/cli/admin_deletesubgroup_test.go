@@ -16,7 +16,7 @@ import (
 func brokerOffsets(t *testing.T, b *brokertest.Broker) map[string]map[int32]int64 {
 	t.Helper()
 	resp := b.Dial(t).Call(protocol.NewRequest(protocol.GetAllConsumerOffset, nil, nil))
-	require.Equal(t, int16(protocol.Success), resp.Code, resp.Remark)
+	require.Equal(t, protocol.Success, resp.ResponseCode(), resp.Remark)
 	w, err := body.DecodeConsumerOffsetSerializeWrapper(resp.Body)
 	require.NoError(t, err)
 	return w.OffsetTable

@@ -24,7 +24,7 @@ func TestDeleteTopic(t *testing.T) {
 	cl.WaitNoRoute(t, "Gone")
 	for _, b := range cl.Brokers {
 		resp := b.Dial(t).Call(protocol.NewRequest(protocol.GetTopicStatsInfo, map[string]string{"topic": "Gone"}, nil))
-		require.Equal(t, int16(protocol.TopicNotExist), resp.Code, "%s still has the topic", b.Opts.BrokerName)
+		require.Equal(t, protocol.TopicNotExist, resp.ResponseCode(), "%s still has the topic", b.Opts.BrokerName)
 	}
 
 	_, errOut, err := runAdmin(t, "deleteTopic", "-t", "Gone", "-c", "NoSuchCluster", "-n", cl.NamesrvAddr)

@@ -15,7 +15,7 @@ import (
 func brokerGroups(t *testing.T, b *brokertest.Broker) map[string]body.SubscriptionGroupConfig {
 	t.Helper()
 	resp := b.Dial(t).Call(protocol.NewRequest(protocol.GetAllSubscriptionGroupConfig, nil, nil))
-	require.Equal(t, int16(protocol.Success), resp.Code, resp.Remark)
+	require.Equal(t, protocol.Success, resp.ResponseCode(), resp.Remark)
 	w, err := body.DecodeSubscriptionGroupWrapper(resp.Body)
 	require.NoError(t, err)
 	return w.SubscriptionGroupTable

@@ -13,6 +13,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/config"
 	"github.com/rocketgo/rocketgo/internal/metrics"
 	"github.com/rocketgo/rocketgo/internal/namesrv"
+	"github.com/rocketgo/rocketgo/pkg/protocol"
 )
 
 // NewNamesrvCommand is mqnamesrv: `mqnamesrv [-c namesrv.conf] [-p]`.
@@ -64,7 +65,9 @@ func NewNamesrvCommand() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				opts.Observe = func(code, respCode int16, d time.Duration) { rpc.Observe(code, respCode, d, false) }
+				opts.Observe = func(code protocol.RequestCode, respCode protocol.ResponseCode, d time.Duration) {
+					rpc.Observe(int32(code), int32(respCode), d, false)
+				}
 			}
 			var registerer prometheus.Registerer // stays a nil interface when metrics are off
 			if reg != nil {

@@ -226,7 +226,7 @@ func (b *Broker) MessagesOut(topic, group string, n, bytes int) {
 }
 
 // ObserveRPC records a request answered with respCode after d.
-func (b *Broker) ObserveRPC(code, respCode int16, d time.Duration, longPolling bool) {
+func (b *Broker) ObserveRPC(code, respCode int32, d time.Duration, longPolling bool) {
 	if b == nil {
 		return
 	}
@@ -234,7 +234,7 @@ func (b *Broker) ObserveRPC(code, respCode int16, d time.Duration, longPolling b
 }
 
 // ObserveRPCResult records a request with an explicit result.
-func (b *Broker) ObserveRPCResult(code, respCode int16, d time.Duration, longPolling bool, result RPCResult) {
+func (b *Broker) ObserveRPCResult(code, respCode int32, d time.Duration, longPolling bool, result RPCResult) {
 	if b == nil {
 		return
 	}

@@ -142,7 +142,7 @@ func TestRPCLatency(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	b, err := NewBroker(reg, BrokerOptions{
 		Labels: Labels{Cluster: "c", NodeID: "b"},
-		RPC: RPCOptions{RequestCodeName: func(c int16) string {
+		RPC: RPCOptions{RequestCodeName: func(c int32) string {
 			if c == 10 {
 				return "send_message"
 			}

@@ -43,17 +43,24 @@ var rpcLatencyBuckets = []float64{1, 3, 5, 7, 10, 100, 1000, 2000, 3000}
 // RPCOptions name request and response codes for the request_code and response_code labels.
 // RocketMQ uses the lower-case constant name ("send_message", "success"); nil uses the number.
 type RPCOptions struct {
-	RequestCodeName  func(code int16) string
-	ResponseCodeName func(code int16) string
+	RequestCodeName  func(code int32) string
+	ResponseCodeName func(code int32) string
+}
+
+// rpcKey identifies one series of rocketmq_rpc_latency.
+type rpcKey struct {
+	code, respCode int32
+	result         RPCResult
+	longPolling    bool
 }
 
 // RPC is rocketmq_rpc_latency: the time from reading a request to writing its response.
 type RPC struct {
 	hist     *prometheus.HistogramVec
-	reqName  func(int16) string
-	respName func(int16) string
+	reqName  func(int32) string
+	respName func(int32) string
 
-	children cowMap[uint64, prometheus.Observer]
+	children cowMap[rpcKey, prometheus.Observer]
 }
 
 // NewRPC registers rocketmq_rpc_latency on reg.
@@ -85,25 +92,22 @@ func newRPC(labels Labels, opts RPCOptions) *RPC {
 	return r
 }
 
-func codeNumber(c int16) string { return strconv.Itoa(int(c)) }
+func codeNumber(c int32) string { return strconv.Itoa(int(c)) }
 
 // Observe records a successful request (the response was written).
-func (r *RPC) Observe(code, respCode int16, d time.Duration, longPolling bool) {
+func (r *RPC) Observe(code, respCode int32, d time.Duration, longPolling bool) {
 	r.ObserveResult(code, respCode, d, longPolling, RPCSuccess)
 }
 
 // ObserveResult records one request with its result.
-func (r *RPC) ObserveResult(code, respCode int16, d time.Duration, longPolling bool, result RPCResult) {
+func (r *RPC) ObserveResult(code, respCode int32, d time.Duration, longPolling bool, result RPCResult) {
 	if r == nil {
 		return
 	}
 	if result >= numRPCResults {
 		result = RPCProcessFailed
 	}
-	key := uint64(uint16(code))<<32 | uint64(uint16(respCode))<<16 | uint64(result)<<1
-	if longPolling {
-		key |= 1
-	}
+	key := rpcKey{code: code, respCode: respCode, result: result, longPolling: longPolling}
 	o, ok := r.children.load(key)
 	if !ok {
 		o = r.children.loadOrCreate(key, func() prometheus.Observer {

@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/rocketgo/rocketgo/internal/remoting"
+	"github.com/rocketgo/rocketgo/pkg/protocol"
 )
 
 // Options configure a Server. Start from DefaultOptions; the config package maps namesrv.conf
@@ -46,7 +47,7 @@ type Options struct {
 	MaxConcurrentRequests int
 	// Observe, if set, is called for every response written (request code, response code,
 	// latency); the caller wires it to the RPC metrics.
-	Observe func(code, respCode int16, d time.Duration)
+	Observe func(code protocol.RequestCode, respCode protocol.ResponseCode, d time.Duration)
 	// MetricLabels are constant labels on the name server's own gauges.
 	MetricLabels map[string]string
 	// TLS is the port's TLS mode and certificate (tls.server.mode); the zero value is plain TCP.
@@ -128,7 +129,7 @@ func New(opts Options, lg *zap.Logger, reg prometheus.Registerer) (*Server, erro
 		TLS:                   opts.TLS,
 	}, lg)
 	for code, fn := range s.proc.handlers() {
-		s.srv.Handle(int16(code), s.proc.serve(code, fn))
+		s.srv.Handle(code, s.proc.serve(code, fn))
 	}
 	if err := s.registerMetrics(reg); err != nil {
 		return nil, err

@@ -88,7 +88,7 @@ func routeRequest(topic string) *protocol.Command {
 
 func requireCode(t *testing.T, resp *protocol.Command, code protocol.ResponseCode) {
 	t.Helper()
-	require.Equal(t, int16(code), resp.Code, "remark: %s", resp.Remark)
+	require.Equal(t, code, resp.ResponseCode(), "remark: %s", resp.Remark)
 	require.True(t, resp.IsResponse())
 }
 

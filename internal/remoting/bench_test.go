@@ -17,7 +17,7 @@ var sendLike = remoting.HandlerFunc(func(_ context.Context, _ *remoting.Conn, re
 
 func benchServer(b *testing.B) (addr string, cli *remoting.Client) {
 	s := remoting.NewServer(remoting.ServerOptions{Addr: "127.0.0.1:0"}, nil)
-	s.Handle(int16(protocol.SendMessageV2), sendLike)
+	s.Handle(protocol.SendMessageV2, sendLike)
 	if err := s.Start(); err != nil {
 		b.Fatal(err)
 	}

@@ -174,7 +174,7 @@ func TestServerRequestToClientWithoutHandler(t *testing.T) {
 	require.NoError(t, err)
 	resp, err := (<-conns).Invoke(ctxTimeout(t), protocol.NewRequest(protocol.GetConsumerRunningInfo, nil, nil))
 	require.NoError(t, err)
-	require.Equal(t, int16(protocol.RequestCodeNotSupported), resp.Code)
+	require.Equal(t, protocol.RequestCodeNotSupported, resp.ResponseCode())
 }
 
 func TestServerInvokeOnewayOnTheWire(t *testing.T) {
@@ -184,7 +184,7 @@ func TestServerInvokeOnewayOnTheWire(t *testing.T) {
 	sc := <-conns
 	require.NoError(t, sc.InvokeOneway(protocol.NewRequest(protocol.CheckTransactionState, map[string]string{"msgId": "m"}, []byte("half"))))
 	req := raw.Read()
-	require.Equal(t, int16(protocol.CheckTransactionState), req.Code)
+	require.Equal(t, protocol.CheckTransactionState, req.RequestCode())
 	require.Equal(t, protocol.FlagOneway, req.Flag)
 	require.Equal(t, protocol.JSON, req.SerializeType)
 	require.Equal(t, "half", string(req.Body))

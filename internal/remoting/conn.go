@@ -54,7 +54,7 @@ type Conn struct {
 
 // inflight is what a response needs to know of its request.
 type inflight struct {
-	code          int16
+	code          protocol.RequestCode
 	oneway        bool
 	serializeType protocol.SerializeType
 	start         time.Time
@@ -263,7 +263,7 @@ func (c *Conn) answer(req inflight, opaque int32, resp *protocol.Command, reqBuf
 }
 
 func requestInfo(req *protocol.Command, start time.Time) inflight {
-	return inflight{code: req.Code, oneway: req.IsOneway(), serializeType: req.SerializeType, start: start}
+	return inflight{code: req.RequestCode(), oneway: req.IsOneway(), serializeType: req.SerializeType, start: start}
 }
 
 // beginRequest records a request being served until it is answered.
@@ -322,8 +322,8 @@ type call struct {
 	cb   func(*protocol.Command, error) // async
 
 	// Async calls only: what fails the call before its response comes.
-	code     int16           // the request's, for the error
-	ctx      context.Context // nil, or watched through watch
+	code     protocol.RequestCode // the request's, for the error
+	ctx      context.Context      // nil, or watched through watch
 	watch    *ctxWatch
 	deadline time.Time // zero: none
 }
@@ -344,8 +344,8 @@ func (k *call) finish(c *Conn, resp *protocol.Command, err error) {
 }
 
 // callError is the error of a call that ended without a response.
-func (c *Conn) callError(code int16, opaque int32, cause error) error {
-	return fmt.Errorf("remoting: %s to %s, opaque %d: %w", protocol.RequestCode(code), c.remote, opaque, cause)
+func (c *Conn) callError(code protocol.RequestCode, opaque int32, cause error) error {
+	return fmt.Errorf("remoting: %s to %s, opaque %d: %w", code, c.remote, opaque, cause)
 }
 
 // addCall assigns req its opaque and registers k for the response, and
@@ -474,7 +474,7 @@ func (c *Conn) Invoke(ctx context.Context, req *protocol.Command) (*protocol.Com
 			r := <-k.done
 			return r.resp, r.err
 		}
-		return nil, c.callError(req.Code, opaque, ctx.Err())
+		return nil, c.callError(req.RequestCode(), opaque, ctx.Err())
 	}
 }
 
@@ -491,7 +491,7 @@ func (c *Conn) InvokeAsync(ctx context.Context, req *protocol.Command, cb func(*
 // cost of a context per call.
 func (c *Conn) invokeAsync(ctx context.Context, req *protocol.Command, cb func(*protocol.Command, error), deadline time.Time) {
 	prepareRequest(req, false)
-	k := &call{cb: cb, code: req.Code, deadline: deadline}
+	k := &call{cb: cb, code: req.RequestCode(), deadline: deadline}
 	if ctx.Done() != nil {
 		k.ctx = ctx
 	}

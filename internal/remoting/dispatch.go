@@ -15,11 +15,11 @@ import (
 // each on a goroutine of its own, bounded (requests) by sem, tracked by wg.
 type dispatcher struct {
 	lg       *zap.Logger
-	handlers map[int16]Handler // read-only once serving starts
-	fallback Handler           // for codes without a handler; nil: not supported
+	handlers map[protocol.RequestCode]Handler // read-only once serving starts
+	fallback Handler                          // for codes without a handler; nil: not supported
 	sem      chan struct{}
 	wg       *sync.WaitGroup
-	observe  func(code, respCode int16, d time.Duration)
+	observe  func(code protocol.RequestCode, respCode protocol.ResponseCode, d time.Duration)
 
 	mu          sync.Mutex
 	closing     bool      // set by the owner's Close before it waits on wg
@@ -41,7 +41,7 @@ type job struct {
 
 // newDispatcher returns a dispatcher for an owner that waits on wg.
 func newDispatcher(lg *zap.Logger, maxConcurrent int, wg *sync.WaitGroup) dispatcher {
-	return dispatcher{lg: lg, handlers: make(map[int16]Handler), sem: make(chan struct{}, maxConcurrent), wg: wg,
+	return dispatcher{lg: lg, handlers: make(map[protocol.RequestCode]Handler), sem: make(chan struct{}, maxConcurrent), wg: wg,
 		idleTimeout: workerIdleTimeout}
 }
 
@@ -93,21 +93,21 @@ func (d *dispatcher) close() {
 // nothing req refers to); it never blocks the reader.
 func (d *dispatcher) dispatch(c *Conn, req *protocol.Command, fb *frameBuf) {
 	start := time.Now()
-	h := d.handlers[req.Code]
+	h := d.handlers[req.RequestCode()]
 	if h == nil {
 		h = d.fallback
 	}
 	if h == nil {
-		c.lg.Debug("request code not supported", zap.Int16("code", req.Code))
+		c.lg.Debug("request code not supported", zap.Stringer("code", req.RequestCode()))
 		c.answer(requestInfo(req, start), req.Opaque,
-			protocol.NewResponse(req, protocol.RequestCodeNotSupported, notSupportedRemark(req.Code)), fb)
+			protocol.NewResponse(req, protocol.RequestCodeNotSupported, notSupportedRemark(req.RequestCode())), fb)
 		return
 	}
 	select {
 	case d.sem <- struct{}{}:
 	default:
 		c.lg.Warn("too many requests in flight, answering SYSTEM_BUSY",
-			zap.Int16("code", req.Code), zap.Int("limit", cap(d.sem)))
+			zap.Stringer("code", req.RequestCode()), zap.Int("limit", cap(d.sem)))
 		c.answer(requestInfo(req, start), req.Opaque, protocol.NewResponse(req, protocol.SystemBusy, overloadRemark), fb)
 		return
 	}
@@ -139,7 +139,7 @@ func (d *dispatcher) serve(c *Conn, h Handler, req *protocol.Command, fb *frameB
 func (d *dispatcher) call(c *Conn, h Handler, req *protocol.Command) (resp *protocol.Command, panicked bool) {
 	defer func() {
 		if r := recover(); r != nil {
-			c.lg.Error("handler panicked", zap.Stringer("code", protocol.RequestCode(req.Code)),
+			c.lg.Error("handler panicked", zap.Stringer("code", req.RequestCode()),
 				zap.Any("panic", r), zap.Stack("stack"))
 			resp, panicked = protocol.NewResponse(req, protocol.SystemError, fmt.Sprint(r)), true
 		}

@@ -47,6 +47,6 @@ const (
 	overloadRemark = "[OVERLOAD]system busy, start flow control for a while"
 )
 
-func notSupportedRemark(code int16) string {
+func notSupportedRemark(code protocol.RequestCode) string {
 	return " request type " + strconv.Itoa(int(code)) + " not supported"
 }

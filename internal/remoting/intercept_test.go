@@ -36,21 +36,21 @@ func TestInterceptAnswersInsteadOfTheHandler(t *testing.T) {
 	})
 	raw := remotingtest.Dial(t, addr)
 
-	resp := raw.RoundTrip(&protocol.Command{Code: codePanic, Opaque: 1, ExtFields: map[string]string{"deny": "yes"}})
-	require.Equal(t, int16(protocol.SystemError), resp.Code)
+	resp := raw.RoundTrip(&protocol.Command{Code: int32(codePanic), Opaque: 1, ExtFields: map[string]string{"deny": "yes"}})
+	require.Equal(t, protocol.SystemError, resp.ResponseCode())
 	require.Equal(t, "denied for "+raw.LocalAddrString(), resp.Remark)
 	require.Equal(t, int32(1), resp.Opaque)
 	require.Zero(t, served.Load(), "the handler must not run for an intercepted request")
 
-	resp = raw.RoundTrip(&protocol.Command{Code: codePanic, Opaque: 2, ExtFields: map[string]string{"deny": "no"},
+	resp = raw.RoundTrip(&protocol.Command{Code: int32(codePanic), Opaque: 2, ExtFields: map[string]string{"deny": "no"},
 		Body: []byte("through")})
-	require.Equal(t, int16(protocol.Success), resp.Code)
+	require.Equal(t, protocol.Success, resp.ResponseCode())
 	require.Equal(t, "through", string(resp.Body))
 	require.Equal(t, int32(1), served.Load())
 
 	// Every registered handler is guarded, echo included.
-	resp = raw.RoundTrip(&protocol.Command{Code: codeEcho, Opaque: 3, ExtFields: map[string]string{"deny": "yes"}})
-	require.Equal(t, int16(protocol.SystemError), resp.Code)
+	resp = raw.RoundTrip(&protocol.Command{Code: int32(codeEcho), Opaque: 3, ExtFields: map[string]string{"deny": "yes"}})
+	require.Equal(t, protocol.SystemError, resp.ResponseCode())
 	require.Equal(t, int32(3), seen.Load())
 }
 
@@ -62,13 +62,13 @@ func TestInterceptGuardsTheDefaultHandlerButNotUnknownCodes(t *testing.T) {
 	})
 	raw := remotingtest.Dial(t, addr)
 	resp := raw.RoundTrip(&protocol.Command{Code: 9999, Opaque: 1, ExtFields: deny})
-	require.Equal(t, int16(protocol.SystemError), resp.Code)
+	require.Equal(t, protocol.SystemError, resp.ResponseCode())
 	require.Equal(t, int32(1), seen.Load())
 
 	_, addr = startEcho(t, remoting.ServerOptions{Intercept: denyX(&seen)}, nil)
 	raw = remotingtest.Dial(t, addr)
 	resp = raw.RoundTrip(&protocol.Command{Code: 9999, Opaque: 2, ExtFields: deny})
-	require.Equal(t, int16(protocol.RequestCodeNotSupported), resp.Code, "no handler: nothing to guard")
+	require.Equal(t, protocol.RequestCodeNotSupported, resp.ResponseCode(), "no handler: nothing to guard")
 	require.Equal(t, int32(1), seen.Load())
 }
 
@@ -76,12 +76,12 @@ func TestInterceptOnewayAnswerIsDropped(t *testing.T) {
 	var seen atomic.Int32
 	_, addr := startEcho(t, remoting.ServerOptions{Intercept: denyX(&seen)}, nil)
 	raw := remotingtest.Dial(t, addr)
-	raw.Write(&protocol.Command{Code: codeEcho, Opaque: 1, Flag: protocol.FlagOneway, ExtFields: map[string]string{"deny": "yes"}})
-	resp := raw.RoundTrip(&protocol.Command{Code: codeEcho, Opaque: 2})
+	raw.Write(&protocol.Command{Code: int32(codeEcho), Opaque: 1, Flag: protocol.FlagOneway, ExtFields: map[string]string{"deny": "yes"}})
+	resp := raw.RoundTrip(&protocol.Command{Code: int32(codeEcho), Opaque: 2})
 	require.Equal(t, int32(2), resp.Opaque, "the oneway request's denial must not be written")
 	require.Eventually(t, func() bool { return seen.Load() == 2 }, 10*time.Second, time.Millisecond)
 	// Had the denial been queued, it would come before this answer.
-	require.Equal(t, int32(3), raw.RoundTrip(&protocol.Command{Code: codeEcho, Opaque: 3}).Opaque)
+	require.Equal(t, int32(3), raw.RoundTrip(&protocol.Command{Code: int32(codeEcho), Opaque: 3}).Opaque)
 }
 
 func TestInterceptPanicIsASystemError(t *testing.T) {
@@ -89,7 +89,7 @@ func TestInterceptPanicIsASystemError(t *testing.T) {
 		panic("interceptor broke")
 	}}, nil)
 	raw := remotingtest.Dial(t, addr)
-	resp := raw.RoundTrip(&protocol.Command{Code: codeEcho, Opaque: 1})
-	require.Equal(t, int16(protocol.SystemError), resp.Code)
+	resp := raw.RoundTrip(&protocol.Command{Code: int32(codeEcho), Opaque: 1})
+	require.Equal(t, protocol.SystemError, resp.ResponseCode())
 	require.Equal(t, "interceptor broke", resp.Remark)
 }

@@ -117,14 +117,14 @@ func TestRequestFramesAreRecycled(t *testing.T) {
 	}
 
 	// No body: recycled before the handler even runs.
-	req := &protocol.Command{Code: codeBlock, Opaque: 1}
+	req := &protocol.Command{Code: int32(codeBlock), Opaque: 1}
 	raw.Write(req)
 	require.Equal(t, frameLen(req), <-recycled)
 	proceed <- struct{}{}
 	require.Equal(t, int32(1), raw.Read().Opaque)
 
 	// A body: not while the handler runs, only after the response.
-	req = &protocol.Command{Code: codeBlock, Opaque: 2, Body: []byte("payload")}
+	req = &protocol.Command{Code: int32(codeBlock), Opaque: 2, Body: []byte("payload")}
 	raw.Write(req)
 	select {
 	case n := <-recycled:
@@ -137,7 +137,7 @@ func TestRequestFramesAreRecycled(t *testing.T) {
 	require.Equal(t, frameLen(req), <-recycled)
 
 	// Oneway with a body: once the handler returned.
-	req = &protocol.Command{Code: codeBlock, Opaque: 3, Flag: protocol.FlagOneway, Body: []byte("x")}
+	req = &protocol.Command{Code: int32(codeBlock), Opaque: 3, Flag: protocol.FlagOneway, Body: []byte("x")}
 	raw.Write(req)
 	proceed <- struct{}{}
 	require.Equal(t, frameLen(req), <-recycled)

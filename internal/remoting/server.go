@@ -39,7 +39,7 @@ type ServerOptions struct {
 	// Observe, if set, is called once for every response written: the
 	// request code, the response code and the time since the request
 	// arrived. It runs on the connection's writer goroutine.
-	Observe func(code, respCode int16, d time.Duration)
+	Observe func(code protocol.RequestCode, respCode protocol.ResponseCode, d time.Duration)
 	// Intercept, if set, sees every request that has a handler before the
 	// handler does (e.g. an access check); see Interceptor.
 	Intercept Interceptor
@@ -125,7 +125,7 @@ func NewServer(opts ServerOptions, lg *zap.Logger) *Server {
 }
 
 // Handle registers h for requests with code. It must be called before Start.
-func (s *Server) Handle(code int16, h Handler) {
+func (s *Server) Handle(code protocol.RequestCode, h Handler) {
 	s.mustNotBeStarted()
 	s.disp.handlers[code] = s.withIntercept(h)
 }

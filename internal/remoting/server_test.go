@@ -17,9 +17,9 @@ import (
 )
 
 const (
-	codeEcho  = int16(protocol.HeartBeat)
-	codeBlock = int16(protocol.PullMessage)
-	codePanic = int16(protocol.SendMessage)
+	codeEcho  = protocol.HeartBeat
+	codeBlock = protocol.PullMessage
+	codePanic = protocol.SendMessage
 )
 
 // echo answers SUCCESS with the request's ext fields and body.
@@ -62,7 +62,7 @@ func TestEachEncodingAnsweredInItsOwn(t *testing.T) {
 		require.Equal(t, st, resp.SerializeType)
 		require.True(t, resp.IsResponse())
 		require.Equal(t, int32(100+i), resp.Opaque)
-		require.Equal(t, int16(protocol.Success), resp.Code)
+		require.Equal(t, protocol.Success, resp.ResponseCode())
 		require.Equal(t, "v\x01", resp.ExtFields["k"])
 		require.Equal(t, "body", string(resp.Body))
 		require.Equal(t, int16(409), resp.Version)
@@ -74,16 +74,28 @@ func TestUnknownCodeNotSupported(t *testing.T) {
 	_, addr := startEcho(t, remoting.ServerOptions{}, nil)
 	raw := remotingtest.Dial(t, addr)
 	resp := raw.RoundTrip(&protocol.Command{Code: 9999, Opaque: 5})
-	require.Equal(t, int16(protocol.RequestCodeNotSupported), resp.Code)
+	require.Equal(t, protocol.RequestCodeNotSupported, resp.ResponseCode())
 	require.Equal(t, " request type 9999 not supported", resp.Remark)
 	require.Equal(t, int32(5), resp.Opaque)
+}
+
+// RocketMQ 5's codes are past 16 bits (POP_MESSAGE is 200050) and travel in JSON headers: an
+// unserved one is answered like any other unknown code, not taken for a broken frame.
+func TestWideCodeNotSupportedKeepsConnection(t *testing.T) {
+	_, addr := startEcho(t, remoting.ServerOptions{}, nil)
+	raw := remotingtest.Dial(t, addr)
+	resp := raw.RoundTrip(&protocol.Command{Code: 200050, Opaque: 6})
+	require.Equal(t, protocol.RequestCodeNotSupported, resp.ResponseCode())
+	require.Equal(t, int32(6), resp.Opaque)
+	require.Contains(t, resp.Remark, "200050")
+	require.Equal(t, protocol.Success, raw.RoundTrip(&protocol.Command{Code: int32(codeEcho), Opaque: 7}).ResponseCode())
 }
 
 func TestDefaultHandler(t *testing.T) {
 	_, addr := startEcho(t, remoting.ServerOptions{}, func(s *remoting.Server) { s.HandleDefault(echo) })
 	raw := remotingtest.Dial(t, addr)
 	resp := raw.RoundTrip(&protocol.Command{Code: 9999, Opaque: 5})
-	require.Equal(t, int16(protocol.Success), resp.Code)
+	require.Equal(t, protocol.Success, resp.ResponseCode())
 }
 
 func TestHandlerPanicAnswersSystemError(t *testing.T) {
@@ -93,12 +105,12 @@ func TestHandlerPanicAnswersSystemError(t *testing.T) {
 		}))
 	})
 	raw := remotingtest.Dial(t, addr)
-	resp := raw.RoundTrip(&protocol.Command{Code: codePanic, Opaque: 1})
-	require.Equal(t, int16(protocol.SystemError), resp.Code)
+	resp := raw.RoundTrip(&protocol.Command{Code: int32(codePanic), Opaque: 1})
+	require.Equal(t, protocol.SystemError, resp.ResponseCode())
 	require.Equal(t, "boom: nil topic", resp.Remark)
 	// The connection and the server live on.
-	resp = raw.RoundTrip(&protocol.Command{Code: codeEcho, Opaque: 2})
-	require.Equal(t, int16(protocol.Success), resp.Code)
+	resp = raw.RoundTrip(&protocol.Command{Code: int32(codeEcho), Opaque: 2})
+	require.Equal(t, protocol.Success, resp.ResponseCode())
 }
 
 func TestBrokenFrameClosesOnlyThatConnection(t *testing.T) {
@@ -119,11 +131,11 @@ func TestBrokenFrameClosesOnlyThatConnection(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			bad := remotingtest.Dial(t, addr)
 			// A good request first: the connection works until the broken frame.
-			require.Equal(t, int16(protocol.Success), bad.RoundTrip(&protocol.Command{Code: codeEcho, Opaque: 1}).Code)
+			require.Equal(t, protocol.Success, bad.RoundTrip(&protocol.Command{Code: int32(codeEcho), Opaque: 1}).ResponseCode())
 			bad.WriteRaw(b)
 			bad.ExpectClosed()
-			resp := good.RoundTrip(&protocol.Command{Code: codeEcho, Opaque: 7})
-			require.Equal(t, int16(protocol.Success), resp.Code)
+			resp := good.RoundTrip(&protocol.Command{Code: int32(codeEcho), Opaque: 7})
+			require.Equal(t, protocol.Success, resp.ResponseCode())
 			require.Equal(t, int32(7), resp.Opaque)
 		})
 	}
@@ -132,12 +144,12 @@ func TestBrokenFrameClosesOnlyThatConnection(t *testing.T) {
 func TestFrameSizeLimit(t *testing.T) {
 	_, addr := startEcho(t, remoting.ServerOptions{MaxFrameSize: 4096}, nil)
 	raw := remotingtest.Dial(t, addr)
-	req := &protocol.Command{Code: codeEcho, Opaque: 1}
+	req := &protocol.Command{Code: int32(codeEcho), Opaque: 1}
 	hdr, err := protocol.EncodeCommand(req)
 	require.NoError(t, err)
 	// Exactly at the limit (length field included) is served.
 	req.Body = make([]byte, 4096-len(hdr))
-	require.Equal(t, int16(protocol.Success), raw.RoundTrip(req).Code)
+	require.Equal(t, protocol.Success, raw.RoundTrip(req).ResponseCode())
 	// One byte more closes the connection.
 	req.Body = make([]byte, 4096-len(hdr)+1)
 	raw.Write(req)
@@ -153,10 +165,10 @@ func TestOnewayRequestIsNotAnswered(t *testing.T) {
 		}))
 	})
 	raw := remotingtest.Dial(t, addr)
-	raw.Write(&protocol.Command{Code: codePanic, Opaque: 1, Flag: protocol.FlagOneway, ExtFields: map[string]string{"x": "y"}})
+	raw.Write(&protocol.Command{Code: int32(codePanic), Opaque: 1, Flag: protocol.FlagOneway, ExtFields: map[string]string{"x": "y"}})
 	require.Equal(t, "y", <-seen)
 	// The next frame on the wire answers the next request, not the oneway one.
-	resp := raw.RoundTrip(&protocol.Command{Code: codeEcho, Opaque: 2})
+	resp := raw.RoundTrip(&protocol.Command{Code: int32(codeEcho), Opaque: 2})
 	require.Equal(t, int32(2), resp.Opaque)
 }
 
@@ -169,8 +181,8 @@ func TestSlowHandlerDoesNotBlockTheConnection(t *testing.T) {
 		}))
 	})
 	raw := remotingtest.Dial(t, addr)
-	raw.Write(&protocol.Command{Code: codeBlock, Opaque: 1})
-	resp := raw.RoundTrip(&protocol.Command{Code: codeEcho, Opaque: 2})
+	raw.Write(&protocol.Command{Code: int32(codeBlock), Opaque: 1})
+	resp := raw.RoundTrip(&protocol.Command{Code: int32(codeEcho), Opaque: 2})
 	require.Equal(t, int32(2), resp.Opaque)
 	close(unblock)
 	resp = raw.Read()
@@ -189,16 +201,16 @@ func TestOverloadAnswersSystemBusy(t *testing.T) {
 		}))
 	})
 	raw := remotingtest.Dial(t, addr)
-	raw.Write(&protocol.Command{Code: codeBlock, Opaque: 1})
+	raw.Write(&protocol.Command{Code: int32(codeBlock), Opaque: 1})
 	<-entered
-	resp := raw.RoundTrip(&protocol.Command{Code: codeEcho, Opaque: 2})
+	resp := raw.RoundTrip(&protocol.Command{Code: int32(codeEcho), Opaque: 2})
 	require.Equal(t, int32(2), resp.Opaque)
-	require.Equal(t, int16(protocol.SystemBusy), resp.Code)
+	require.Equal(t, protocol.SystemBusy, resp.ResponseCode())
 	require.True(t, strings.HasPrefix(resp.Remark, "[OVERLOAD]system busy"), resp.Remark)
 	close(unblock)
 	require.Equal(t, int32(1), raw.Read().Opaque)
 	// Capacity is back.
-	require.Equal(t, int16(protocol.Success), raw.RoundTrip(&protocol.Command{Code: codeEcho, Opaque: 3}).Code)
+	require.Equal(t, protocol.Success, raw.RoundTrip(&protocol.Command{Code: int32(codeEcho), Opaque: 3}).ResponseCode())
 }
 
 type result struct {
@@ -213,7 +225,8 @@ func (r result) must(t *testing.T) *protocol.Command {
 }
 
 type observed struct {
-	code, resp int16
+	code protocol.RequestCode
+	resp protocol.ResponseCode
 }
 
 func TestDeferredResponseAndObserve(t *testing.T) {
@@ -224,7 +237,7 @@ func TestDeferredResponseAndObserve(t *testing.T) {
 		req *protocol.Command
 	}, 1)
 	_, addr := startEcho(t, remoting.ServerOptions{
-		Observe: func(code, resp int16, d time.Duration) {
+		Observe: func(code protocol.RequestCode, resp protocol.ResponseCode, d time.Duration) {
 			mu.Lock()
 			obs = append(obs, observed{code, resp})
 			mu.Unlock()
@@ -248,7 +261,7 @@ func TestDeferredResponseAndObserve(t *testing.T) {
 	resp.SerializeType = protocol.RocketMQ // overridden by the request's
 	require.NoError(t, h.c.WriteResponse(resp))
 	r := (<-got).must(t)
-	require.Equal(t, int16(protocol.PullNotFound), r.Code)
+	require.Equal(t, protocol.PullNotFound, r.ResponseCode())
 	require.Equal(t, protocol.JSON, r.SerializeType)
 	// A second answer to the same request is refused.
 	require.ErrorIs(t, h.c.WriteResponse(protocol.NewResponse(h.req, protocol.Success, "")), remoting.ErrAnswered)
@@ -260,7 +273,7 @@ func TestDeferredResponseAndObserve(t *testing.T) {
 		defer mu.Unlock()
 		return len(obs) == 2
 	}, 5*time.Second, time.Millisecond)
-	require.Equal(t, []observed{{codeBlock, int16(protocol.PullNotFound)}, {codeEcho, 0}}, obs)
+	require.Equal(t, []observed{{codeBlock, protocol.PullNotFound}, {codeEcho, protocol.Success}}, obs)
 }
 
 func TestBodyPartsWrittenAndReleased(t *testing.T) {
@@ -275,7 +288,7 @@ func TestBodyPartsWrittenAndReleased(t *testing.T) {
 		}))
 	})
 	raw := remotingtest.Dial(t, addr)
-	resp := raw.RoundTrip(&protocol.Command{Code: codeBlock, Opaque: 1})
+	resp := raw.RoundTrip(&protocol.Command{Code: int32(codeBlock), Opaque: 1})
 	require.Equal(t, "head|one|"+strings.Repeat("x", 100000), string(resp.Body))
 	<-released
 	require.Empty(t, released, "released twice")
@@ -294,7 +307,7 @@ func TestWriteResponseAfterCloseReleases(t *testing.T) {
 		}))
 	})
 	raw := remotingtest.Dial(t, addr)
-	raw.Write(&protocol.Command{Code: codeBlock, Opaque: 1})
+	raw.Write(&protocol.Command{Code: int32(codeBlock), Opaque: 1})
 	req := <-held
 	raw.Close()
 	<-closed
@@ -323,7 +336,7 @@ func TestConnectionHooksAndValues(t *testing.T) {
 	c := <-connected
 	require.NotZero(t, c.ID())
 	require.Equal(t, raw.LocalAddrString(), c.RemoteAddr())
-	raw.RoundTrip(&protocol.Command{Code: codeBlock, Opaque: 1, ExtFields: map[string]string{"clientID": "10.0.0.1@42"}})
+	raw.RoundTrip(&protocol.Command{Code: int32(codeBlock), Opaque: 1, ExtFields: map[string]string{"clientID": "10.0.0.1@42"}})
 	require.Equal(t, "10.0.0.1@42", c.Value("clientID"))
 	raw.Close()
 	require.Equal(t, "10.0.0.1@42", <-onClose)
@@ -355,7 +368,7 @@ func TestCloseWaitsAndRejectsLateStart(t *testing.T) {
 	require.Error(t, s.Start())
 	require.Panics(t, func() { s.Handle(1, echo) })
 	raw := remotingtest.Dial(t, s.Addr().String())
-	raw.Write(&protocol.Command{Code: codeBlock, Opaque: 1})
+	raw.Write(&protocol.Command{Code: int32(codeBlock), Opaque: 1})
 	<-entered
 	require.NoError(t, s.Close())
 	raw.ExpectClosed()
@@ -366,9 +379,9 @@ func TestCloseWaitsAndRejectsLateStart(t *testing.T) {
 // TestNothingTouchesAResponseAfterRelease: Release is the last the
 // transport does with a response, so that its owner may reuse it.
 func TestNothingTouchesAResponseAfterRelease(t *testing.T) {
-	observed := make(chan int16, 2)
+	observed := make(chan protocol.ResponseCode, 2)
 	_, addr := startEcho(t, remoting.ServerOptions{
-		Observe: func(_, resp int16, _ time.Duration) { observed <- resp },
+		Observe: func(_ protocol.RequestCode, resp protocol.ResponseCode, _ time.Duration) { observed <- resp },
 	}, func(s *remoting.Server) {
 		s.Handle(codeBlock, remoting.HandlerFunc(func(_ context.Context, _ *remoting.Conn, req *protocol.Command) *protocol.Command {
 			resp := protocol.NewResponse(req, protocol.PullNotFound, "")
@@ -380,12 +393,12 @@ func TestNothingTouchesAResponseAfterRelease(t *testing.T) {
 		}))
 	})
 	raw := remotingtest.Dial(t, addr)
-	resp := raw.RoundTrip(&protocol.Command{Code: codeBlock, Opaque: 5})
-	require.Equal(t, int16(protocol.PullNotFound), resp.Code)
-	require.Equal(t, int16(protocol.PullNotFound), <-observed)
+	resp := raw.RoundTrip(&protocol.Command{Code: int32(codeBlock), Opaque: 5})
+	require.Equal(t, protocol.PullNotFound, resp.ResponseCode())
+	require.Equal(t, protocol.PullNotFound, <-observed)
 
-	resp = raw.RoundTrip(&protocol.Command{Code: codeBlock, Opaque: 6, ExtFields: map[string]string{"big": "1"}})
-	require.Equal(t, int16(protocol.SystemError), resp.Code)
+	resp = raw.RoundTrip(&protocol.Command{Code: int32(codeBlock), Opaque: 6, ExtFields: map[string]string{"big": "1"}})
+	require.Equal(t, protocol.SystemError, resp.ResponseCode())
 	require.Equal(t, int32(6), resp.Opaque)
-	require.Equal(t, int16(protocol.SystemError), <-observed)
+	require.Equal(t, protocol.SystemError, <-observed)
 }

@@ -31,8 +31,8 @@ func tlsServer(t *testing.T, mode remoting.TLSMode, edit ...func(*remoting.Serve
 // echoes requires that raw is served: a request comes back with its body.
 func echoes(t *testing.T, raw *remotingtest.RawConn, opaque int32) {
 	t.Helper()
-	resp := raw.RoundTrip(&protocol.Command{Code: codeEcho, Opaque: opaque, Body: []byte("ping")})
-	require.Equal(t, int16(protocol.Success), resp.Code)
+	resp := raw.RoundTrip(&protocol.Command{Code: int32(codeEcho), Opaque: opaque, Body: []byte("ping")})
+	require.Equal(t, protocol.Success, resp.ResponseCode())
 	require.Equal(t, opaque, resp.Opaque)
 	require.Equal(t, "ping", string(resp.Body))
 }
@@ -61,15 +61,15 @@ func TestTLSCarriesLargeFramesBothWays(t *testing.T) {
 	for i := range body {
 		body[i] = byte(i * 7)
 	}
-	resp := secure.RoundTrip(&protocol.Command{Code: codeEcho, Opaque: 1, Body: body})
-	require.Equal(t, int16(protocol.Success), resp.Code)
+	resp := secure.RoundTrip(&protocol.Command{Code: int32(codeEcho), Opaque: 1, Body: body})
+	require.Equal(t, protocol.Success, resp.ResponseCode())
 	require.Equal(t, body, resp.Body)
 }
 
 func TestEnforcingClosesPlainConnections(t *testing.T) {
 	_, addr := tlsServer(t, remoting.TLSEnforcing)
 	plain := remotingtest.Dial(t, addr)
-	plain.Write(&protocol.Command{Code: codeEcho, Opaque: 1})
+	plain.Write(&protocol.Command{Code: int32(codeEcho), Opaque: 1})
 	plain.ExpectClosed()
 	echoes(t, remotingtest.DialTLS(t, addr), 2)
 }

@@ -15,7 +15,7 @@ import (
 // request's code and arrival time for the Observe hook.
 type outFrame struct {
 	cmd     *protocol.Command
-	reqCode int16
+	reqCode protocol.RequestCode
 	start   time.Time
 	skip    bool      // not written: it could not be encoded
 	reqBuf  *frameBuf // the request's frame, recycled once cmd is written or dropped
@@ -181,7 +181,7 @@ func (c *Conn) writeBatch(w *frameWriter, batch []outFrame) error {
 // encodeFailed handles a frame too big to encode: a response is replaced by
 // SYSTEM_ERROR; a request is not sent and its caller gets the error.
 func (c *Conn) encodeFailed(f *outFrame, err error) {
-	c.lg.Error("cannot encode frame", zap.Int16("code", f.cmd.Code), zap.Error(err))
+	c.lg.Error("cannot encode frame", zap.Int32("code", f.cmd.Code), zap.Error(err))
 	if f.cmd.IsResponse() {
 		failed := f.cmd
 		f.cmd = protocol.NewResponse(failed, protocol.SystemError, err.Error())
@@ -199,7 +199,7 @@ func (c *Conn) encodeFailed(f *outFrame, err error) {
 // recycles the request frame it answered.
 func (c *Conn) finishFrame(f *outFrame, written bool) {
 	if obs := c.cfg.dispatcher.observe; written && !f.skip && obs != nil && !f.start.IsZero() {
-		obs(f.reqCode, f.cmd.Code, time.Since(f.start))
+		obs(f.reqCode, f.cmd.ResponseCode(), time.Since(f.start))
 	}
 	c.out.drop(f)
 }

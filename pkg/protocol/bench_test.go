@@ -8,7 +8,7 @@ import (
 // sendV2Request is a typical SEND_MESSAGE_V2 request as a Java producer sends it.
 func sendV2Request(st SerializeType) *Command {
 	return &Command{
-		Code: int16(SendMessageV2), Language: "JAVA", Version: 409, Opaque: 123456, SerializeType: st,
+		Code: int32(SendMessageV2), Language: "JAVA", Version: 409, Opaque: 123456, SerializeType: st,
 		ExtFields: map[string]string{
 			"a": "please_rename_unique_group_name", "b": "TopicTest", "c": "TBW102", "d": "4", "e": "3",
 			"f": "0", "g": "1700000000123", "h": "0",

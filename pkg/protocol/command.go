@@ -39,7 +39,7 @@ const LanguageJava = "JAVA"
 
 // Command is one remoting frame: a request or a response.
 type Command struct {
-	Code      int16             // request code, or response code in a response
+	Code      int32             // request code, or response code in a response: see RequestCode, ResponseCode
 	Language  string            // "JAVA", "GO", ...; binary headers carry its code
 	Version   int16             // sender's MQVersion ordinal
 	Opaque    int32             // request id, echoed by the response
@@ -56,6 +56,12 @@ type Command struct {
 	// SerializeType is the header encoding; a response copies its request's.
 	SerializeType SerializeType
 }
+
+// RequestCode returns the code of a request.
+func (c *Command) RequestCode() RequestCode { return RequestCode(c.Code) }
+
+// ResponseCode returns the code of a response.
+func (c *Command) ResponseCode() ResponseCode { return ResponseCode(c.Code) }
 
 // IsResponse reports whether the response flag is set.
 func (c *Command) IsResponse() bool { return c.Flag&FlagResponse != 0 }
@@ -84,7 +90,7 @@ func (c *Command) SetExt(key, value string) {
 // sender. The opaque is left 0: whoever sends the request assigns it.
 func NewRequest(code RequestCode, ext map[string]string, body []byte) *Command {
 	return &Command{
-		Code:      int16(code),
+		Code:      int32(code),
 		Language:  LanguageJava,
 		Version:   VersionV4_9_8,
 		ExtFields: ext,
@@ -96,7 +102,7 @@ func NewRequest(code RequestCode, ext map[string]string, body []byte) *Command {
 // response flag set, stamped like a Java 4.9.8 server.
 func NewResponse(req *Command, code ResponseCode, remark string) *Command {
 	return &Command{
-		Code:          int16(code),
+		Code:          int32(code),
 		Language:      LanguageJava,
 		Version:       VersionV4_9_8,
 		Opaque:        req.Opaque,

@@ -160,14 +160,15 @@ func putDecoder(d *Decoder) {
 func AppendFrameHeader(dst []byte, cmd *Command) ([]byte, error) {
 	start := len(dst)
 	dst = append(dst, 0, 0, 0, 0, 0, 0, 0, 0)
+	st := headerEncoding(cmd)
 	var err error
-	switch cmd.SerializeType {
+	switch st {
 	case JSON:
 		dst = appendJSONHeader(dst, cmd)
 	case RocketMQ:
 		dst, err = appendRocketMQHeader(dst, cmd)
 	default:
-		err = fmt.Errorf("%w: %d", ErrSerializeType, cmd.SerializeType)
+		err = fmt.Errorf("%w: %d", ErrSerializeType, st)
 	}
 	if err != nil {
 		return dst[:start], err
@@ -181,8 +182,18 @@ func AppendFrameHeader(dst []byte, cmd *Command) ([]byte, error) {
 		return dst[:start], fmt.Errorf("%w: frame of %d bytes", ErrNotEncodable, total)
 	}
 	binary.BigEndian.PutUint32(dst[start:], uint32(total))
-	binary.BigEndian.PutUint32(dst[start+4:], uint32(cmd.SerializeType)<<24|uint32(hl))
+	binary.BigEndian.PutUint32(dst[start+4:], uint32(st)<<24|uint32(hl))
 	return dst, nil
+}
+
+// headerEncoding is the encoding cmd's header is written in: its own, except that a code the
+// ROCKETMQ form cannot carry (it has 16 bits for it, RocketMQ 5's POP codes need more) is written
+// as JSON, which every peer decodes whatever it sent.
+func headerEncoding(cmd *Command) SerializeType {
+	if cmd.SerializeType == RocketMQ && int32(int16(cmd.Code)) != cmd.Code {
+		return JSON
+	}
+	return cmd.SerializeType
 }
 
 // EncodeCommand returns the whole frame of cmd, length field included, with

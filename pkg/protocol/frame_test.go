@@ -12,7 +12,7 @@ import (
 func TestFrameRoundTrip(t *testing.T) {
 	for _, st := range []SerializeType{JSON, RocketMQ} {
 		cmd := &Command{
-			Code: int16(SendMessageV2), Language: "GO", Version: 317, Opaque: 42, Flag: FlagOneway,
+			Code: int32(SendMessageV2), Language: "GO", Version: 317, Opaque: 42, Flag: FlagOneway,
 			Remark: "r", ExtFields: map[string]string{"a": "1", "b": "x\x01y"}, SerializeType: st,
 			Body: []byte("head-"), BodyParts: [][]byte{[]byte("part1-"), nil, []byte("part2")},
 		}
@@ -170,5 +170,31 @@ func TestCodeNames(t *testing.T) {
 	}
 	if len(requestCodeNames) < 90 || len(responseCodeNames) < 38 {
 		t.Fatalf("name tables: %d request, %d response", len(requestCodeNames), len(responseCodeNames))
+	}
+}
+
+// A code past 16 bits (RocketMQ 5's POP_MESSAGE is 200050) cannot travel in a ROCKETMQ header:
+// such a command is written as JSON, and the code arrives whole; a negative 16-bit code survives
+// the binary form as Java's short widened to int.
+func TestWideCodesChooseTheirEncoding(t *testing.T) {
+	for _, tc := range []struct {
+		code   int32
+		wantST SerializeType
+	}{{200050, JSON}, {-1, RocketMQ}, {32767, RocketMQ}, {32768, JSON}} {
+		cmd := &Command{Code: tc.code, Language: "JAVA", SerializeType: RocketMQ}
+		wire, err := EncodeCommand(cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st := SerializeType(wire[4]); st != tc.wantST {
+			t.Fatalf("code %d written as %v, want %v", tc.code, st, tc.wantST)
+		}
+		got, err := DecodeCommand(wire[4:])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Code != tc.code {
+			t.Fatalf("code %d decoded as %d", tc.code, got.Code)
+		}
 	}
 }

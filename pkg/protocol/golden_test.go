@@ -100,7 +100,7 @@ func TestGoldenEncode(t *testing.T) {
 // goClientCommand mirrors rocketmq-client-go's RemotingCommand: extFields
 // must decode as map[string]string and language is parsed leniently.
 type goClientCommand struct {
-	Code      int16             `json:"code"`
+	Code      int32             `json:"code"`
 	Language  goClientLanguage  `json:"language"`
 	Version   int16             `json:"version"`
 	Opaque    int32             `json:"opaque"`

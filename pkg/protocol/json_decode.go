@@ -169,8 +169,8 @@ func (d *headerDecoder) readHeaderField(key string, cmd *Command) error {
 	switch key {
 	case "code":
 		var v int64
-		v, err = d.readInt(-1<<15, 1<<15-1)
-		cmd.Code = int16(v)
+		v, err = d.readInt(-1<<31, 1<<31-1)
+		cmd.Code = int32(v)
 	case "version":
 		var v int64
 		v, err = d.readInt(-1<<15, 1<<15-1)

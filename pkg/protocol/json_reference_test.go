@@ -97,8 +97,8 @@ func (d *refJSONDecoder) readHeaderField(key string, cmd *Command) error {
 	switch refCanonicalKey(key) {
 	case "code":
 		var v int64
-		v, err = d.readInt(key, -1<<15, 1<<15-1)
-		cmd.Code = int16(v)
+		v, err = d.readInt(key, -1<<31, 1<<31-1)
+		cmd.Code = int32(v)
 	case "version":
 		var v int64
 		v, err = d.readInt(key, -1<<15, 1<<15-1)

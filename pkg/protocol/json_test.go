@@ -45,6 +45,7 @@ func TestJSONHeaderLenient(t *testing.T) {
 		{"quoted integer", `{"code":"12"}`, Command{Code: 12}},
 		{"int null", `{"code":null}`, Command{}},
 		{"negative", `{"code":-1,"opaque":-2147483648}`, Command{Code: -1, Opaque: -2147483648}},
+		{"32-bit code (RocketMQ 5 POP)", `{"code":200050}`, Command{Code: 200050}},
 		{"raw utf8", `{"remark":"日本"}`, Command{Remark: "日本"}},
 		{"empty", `{}`, Command{}},
 	}
@@ -64,7 +65,7 @@ func TestJSONHeaderLenient(t *testing.T) {
 func TestJSONHeaderErrors(t *testing.T) {
 	for _, in := range []string{
 		``, `[]`, `"x"`, `{`, `{"code"}`, `{"code":}`, `{"code":1,}`, `{"code":1 "flag":2}`,
-		`{"code":1}x`, `{"code":1}{}`, `{"code":70000}`, `{"code":1.5}`, `{"code":1e2}`, `{"code":true}`,
+		`{"code":1}x`, `{"code":1}{}`, `{"code":2147483648}`, `{"code":1.5}`, `{"code":1e2}`, `{"code":true}`,
 		`{"code":01}`, `{"code":-}`, `{"code":"x"}`, `{"opaque":2147483648}`, `{"remark":{}}`,
 		`{"remark":"a` + "\n" + `"}`, `{"remark":"\x"}`, `{"remark":"\u12"}`, `{"remark":"abc`,
 		`{"extFields":[]}`, `{"extFields":{"a"}}`, `{"extFields":{"a":1,}}`, `{"extFields":{1:2}}`,
@@ -97,7 +98,7 @@ func TestJSONStringEscaping(t *testing.T) {
 // stdHeader is the JSON header as encoding/json sees it; it is the oracle
 // for the differential test.
 type stdHeader struct {
-	Code      int16             `json:"code"`
+	Code      int32             `json:"code"`
 	Language  string            `json:"language"`
 	Version   int16             `json:"version"`
 	Opaque    int32             `json:"opaque"`

@@ -2,8 +2,9 @@ package protocol
 
 import "strconv"
 
-// RequestCode is the code of a request (Java RequestCode, 4.9.8).
-type RequestCode int16
+// RequestCode is the code of a request (Java RequestCode). Like Java's RemotingCommand.code it is
+// 32 bits wide: RocketMQ 5's POP codes start at 200050.
+type RequestCode int32
 
 // Request codes.
 const (

@@ -4,7 +4,7 @@ import "strconv"
 
 // ResponseCode is the code of a response (Java ResponseCode and
 // RemotingSysResponseCode).
-type ResponseCode int16
+type ResponseCode int32
 
 // Response codes.
 const (

@@ -98,7 +98,7 @@ func (d *headerDecoder) decodeRocketMQ(header []byte, cmd *Command) error {
 	}
 	d.reset(nil)
 	r := rmqReader{s: header}
-	cmd.Code = int16(r.u16())
+	cmd.Code = int32(int16(r.u16())) // a Java short widened to int
 	d.language = text{lit: LanguageName(r.u8())}
 	cmd.Version = int16(r.u16())
 	cmd.Opaque = int32(r.u32())

@@ -72,7 +72,7 @@ func TestKeysAndIDsSurviveKill9(t *testing.T) {
 			assert.Equal(t, b.Addr, fmt.Sprintf("%s:%d", id.Addr, id.Port), "%s: the offset msgId names the broker", m.key)
 			code, body, err := rc.viewByOffset(context.Background(), id.Offset)
 			require.NoError(t, err)
-			if assert.Equal(t, int16(protocol.Success), code, "%s: VIEW_MESSAGE_BY_ID %d (%s)", when, id.Offset, m.key) {
+			if assert.Equal(t, protocol.Success, code, "%s: VIEW_MESSAGE_BY_ID %d (%s)", when, id.Offset, m.key) {
 				got = primitive.DecodeMessage(body)
 				if assert.Len(t, got, 1, "%s: VIEW_MESSAGE_BY_ID %d", when, id.Offset) {
 					assertSame(t, when+": by offset msgId "+m.res.OffsetMsgID, got[0], topic, m.key, m.groupKey, m.tag, m.body, m.res)
@@ -97,7 +97,7 @@ func TestKeysAndIDsSurviveKill9(t *testing.T) {
 		// A key nobody sent: QUERY_NOT_FOUND.
 		code, body, err := rc.queryByKey(context.Background(), topic, "order-never-sent", false)
 		require.NoError(t, err)
-		assert.Equal(t, int16(protocol.QueryNotFound), code, "%s: QUERY_MESSAGE by an unknown key answers %d bytes", when, len(body))
+		assert.Equal(t, protocol.QueryNotFound, code, "%s: QUERY_MESSAGE by an unknown key answers %d bytes", when, len(body))
 	}
 	check("after kill -9")
 	b.Restart()
@@ -110,7 +110,7 @@ func queryDecoded(t *testing.T, rc *rawClient, topic, key string, uniqKey bool) 
 	t.Helper()
 	code, body, err := rc.queryByKey(context.Background(), topic, key, uniqKey)
 	require.NoError(t, err)
-	if code != int16(protocol.Success) {
+	if code != protocol.Success {
 		t.Errorf("QUERY_MESSAGE %s key %s (unique-key query %v): code %d", topic, key, uniqKey, code)
 		return nil
 	}

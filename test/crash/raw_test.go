@@ -48,7 +48,7 @@ func (r *rawClient) queueOffset(ctx context.Context, code protocol.RequestCode, 
 	if err != nil {
 		return 0, err
 	}
-	if resp.Code != int16(protocol.Success) {
+	if resp.ResponseCode() != protocol.Success {
 		return 0, fmt.Errorf("%s %s/%d: code %d %q", code, topic, queueID, resp.Code, resp.Remark)
 	}
 	return strconv.ParseInt(resp.ExtFields["offset"], 10, 64)
@@ -64,7 +64,7 @@ func (r *rawClient) minOffset(ctx context.Context, topic string, queueID int) (i
 
 // pullResult is a decoded PULL_MESSAGE answer.
 type pullResult struct {
-	code            int16
+	code            protocol.ResponseCode
 	remark          string
 	nextBeginOffset int64
 	minOffset       int64
@@ -91,7 +91,7 @@ func (r *rawClient) pull(ctx context.Context, group, topic string, queueID int, 
 	if err != nil {
 		return nil, err
 	}
-	res := &pullResult{code: resp.Code, remark: resp.Remark}
+	res := &pullResult{code: resp.ResponseCode(), remark: resp.Remark}
 	f := protocol.Fields(resp)
 	res.nextBeginOffset = f.OptInt64("nextBeginOffset", -1)
 	res.minOffset = f.OptInt64("minOffset", -1)
@@ -99,7 +99,7 @@ func (r *rawClient) pull(ctx context.Context, group, topic string, queueID int, 
 	if err := f.Err(); err != nil {
 		return nil, fmt.Errorf("PULL_MESSAGE %s/%d@%d: %w", topic, queueID, offset, err)
 	}
-	if resp.Code == int16(protocol.Success) {
+	if resp.ResponseCode() == protocol.Success {
 		res.records, err = message.DecodeAll(resp.Body, true)
 		if err != nil {
 			return nil, fmt.Errorf("PULL_MESSAGE %s/%d@%d: decode body of %d bytes: %w", topic, queueID, offset, len(resp.Body), err)
@@ -111,7 +111,7 @@ func (r *rawClient) pull(ctx context.Context, group, topic string, queueID int, 
 // queryByKey sends QUERY_MESSAGE for key over all time. With uniq it is a UNIQ_KEY look-up
 // (_UNIQUE_KEY_QUERY=true). It returns the response code and body; QUERY_NOT_FOUND (22) is not
 // an error.
-func (r *rawClient) queryByKey(ctx context.Context, topic, key string, uniq bool) (int16, []byte, error) {
+func (r *rawClient) queryByKey(ctx context.Context, topic, key string, uniq bool) (protocol.ResponseCode, []byte, error) {
 	ext := map[string]string{
 		"topic":          topic,
 		"key":            key,
@@ -126,21 +126,21 @@ func (r *rawClient) queryByKey(ctx context.Context, topic, key string, uniq bool
 	if err != nil {
 		return 0, nil, err
 	}
-	switch resp.Code {
-	case int16(protocol.Success), int16(protocol.QueryNotFound):
-		return resp.Code, resp.Body, nil
+	switch resp.ResponseCode() {
+	case protocol.Success, protocol.QueryNotFound:
+		return resp.ResponseCode(), resp.Body, nil
 	}
-	return resp.Code, nil, fmt.Errorf("QUERY_MESSAGE %s#%s: code %d %q", topic, key, resp.Code, resp.Remark)
+	return resp.ResponseCode(), nil, fmt.Errorf("QUERY_MESSAGE %s#%s: code %d %q", topic, key, resp.Code, resp.Remark)
 }
 
 // viewByOffset sends VIEW_MESSAGE_BY_ID for a CommitLog offset. It returns the response code and
 // body; SYSTEM_ERROR (1, "can not find message by the offset") is not an error.
-func (r *rawClient) viewByOffset(ctx context.Context, phyOffset int64) (int16, []byte, error) {
+func (r *rawClient) viewByOffset(ctx context.Context, phyOffset int64) (protocol.ResponseCode, []byte, error) {
 	resp, err := r.invoke(ctx, protocol.ViewMessageByID, map[string]string{"offset": strconv.FormatInt(phyOffset, 10)})
 	if err != nil {
 		return 0, nil, err
 	}
-	return resp.Code, resp.Body, nil
+	return resp.ResponseCode(), resp.Body, nil
 }
 
 // phyOffsetOf parses the CommitLog offset out of an offset message id.

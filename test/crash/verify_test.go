@@ -220,7 +220,7 @@ func scanQueue(t testing.TB, rc *rawClient, topic string, q int, v *verdict, sen
 		if err != nil {
 			t.Fatalf("scan queue %d at %d: %v", q, off, err)
 		}
-		if res.code != int16(protocol.Success) || len(res.records) == 0 {
+		if res.code != protocol.Success || len(res.records) == 0 {
 			v.holes = append(v.holes, fmt.Sprintf("queue %d offset %d (min %d, max %d): PULL answers code %d %q, nextBeginOffset %d",
 				q, off, minOff, maxOff, res.code, res.remark, res.nextBeginOffset))
 			if res.nextBeginOffset > off && res.nextBeginOffset <= maxOff {
@@ -344,7 +344,7 @@ func checkByKey(rc *rawClient, topic string, a *ack) string {
 	if err != nil {
 		return "QUERY_MESSAGE: " + err.Error()
 	}
-	if code != int16(protocol.Success) {
+	if code != protocol.Success {
 		return fmt.Sprintf("QUERY_MESSAGE by key answers code %d", code)
 	}
 	recs, err := message.DecodeAll(body, true)
@@ -368,7 +368,7 @@ func checkByID(rc *rawClient, topic string, a *ack) string {
 	if err != nil {
 		return "VIEW_MESSAGE_BY_ID: " + err.Error()
 	}
-	if code != int16(protocol.Success) {
+	if code != protocol.Success {
 		return fmt.Sprintf("VIEW_MESSAGE_BY_ID answers code %d", code)
 	}
 	recs, err := message.DecodeAll(body, true)

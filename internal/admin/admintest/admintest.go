@@ -143,7 +143,7 @@ func (c *Cluster) CreateTopic(t testing.TB, topic string, queues int) {
 	var names []string
 	for _, b := range c.Brokers {
 		resp := b.Dial(t).Call(brokertest.CreateTopicRequest(topic, queues))
-		require.Equal(t, int16(protocol.Success), resp.Code, resp.Remark)
+		require.Equal(t, protocol.Success, resp.ResponseCode(), resp.Remark)
 		names = append(names, b.Opts.BrokerName)
 	}
 	c.WaitRoute(t, topic, names...)
@@ -161,7 +161,7 @@ type Sent struct {
 func Send(t testing.TB, b *brokertest.Broker, m brokertest.Msg) Sent {
 	t.Helper()
 	resp := b.Dial(t).Call(brokertest.SendRequest(m))
-	require.Equal(t, int16(protocol.Success), resp.Code, resp.Remark)
+	require.Equal(t, protocol.Success, resp.ResponseCode(), resp.Remark)
 	s := Sent{OffsetMsgID: resp.ExtFields["msgId"], QueueID: int32(brokertest.ExtInt(t, resp, "queueId")),
 		QueueOffset: brokertest.ExtInt(t, resp, "queueOffset")}
 	st := b.Store()
@@ -191,7 +191,7 @@ func Heartbeat(t testing.TB, b *brokertest.Broker, clientID, group string, subs 
 	t.Helper()
 	conn := b.Dial(t)
 	resp := conn.Call(brokertest.HeartbeatRequest(t, clientID, group, subs))
-	require.Equal(t, int16(protocol.Success), resp.Code, resp.Remark)
+	require.Equal(t, protocol.Success, resp.ResponseCode(), resp.Remark)
 	return conn
 }
 
@@ -203,5 +203,5 @@ func CommitOffset(t testing.TB, b *brokertest.Broker, group, topic string, queue
 		"commitOffset": strconv.FormatInt(offset, 10),
 	}, nil)
 	resp := b.Dial(t).Call(req)
-	require.Equal(t, int16(protocol.Success), resp.Code, resp.Remark)
+	require.Equal(t, protocol.Success, resp.ResponseCode(), resp.Remark)
 }

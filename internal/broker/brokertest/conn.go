@@ -67,7 +67,7 @@ func (c *Conn) Send(req *protocol.Command) int32 {
 	req.Opaque = c.opaque
 	b, err := protocol.EncodeCommand(req)
 	if err != nil {
-		c.t.Fatalf("encode %v: %v", protocol.RequestCode(req.Code), err)
+		c.t.Fatalf("encode %v: %v", req.RequestCode(), err)
 	}
 	c.WriteRaw(b)
 	return req.Opaque
@@ -142,7 +142,7 @@ func (c *Conn) AwaitRequest(code protocol.RequestCode) *protocol.Command {
 	deadline := time.Now().Add(Timeout)
 	for {
 		for i, f := range c.requests {
-			if f.Cmd.Code == int16(code) {
+			if f.Cmd.RequestCode() == code {
 				c.requests = append(c.requests[:i], c.requests[i+1:]...)
 				return f.Cmd
 			}
@@ -168,7 +168,7 @@ func (c *Conn) TakeRequests() []*protocol.Command {
 func (c *Conn) Sync() {
 	c.t.Helper()
 	resp := c.Call(protocol.NewRequest(protocol.GetMaxOffset, map[string]string{"topic": "brokertest-sync", "queueId": "0"}, nil))
-	if resp.Code != int16(protocol.Success) {
+	if resp.ResponseCode() != protocol.Success {
 		c.t.Fatalf("sync round trip: code %d %q", resp.Code, resp.Remark)
 	}
 }

@@ -154,7 +154,7 @@ func (r *Registrar) register(addr string, payload []byte) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if resp.Code != int16(protocol.Success) {
+	if resp.ResponseCode() != protocol.Success {
 		return Result{}, fmt.Errorf("nsreg: %s answered %d: %s", addr, resp.Code, resp.Remark)
 	}
 	return Result{NamesrvAddr: addr, MasterAddr: resp.ExtFields["masterAddr"], HAServerAddr: resp.ExtFields["haServerAddr"]}, nil
@@ -178,7 +178,7 @@ func (r *Registrar) unregisterAll() {
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 			defer cancel()
 			resp, err := r.client.Invoke(ctx, addr, protocol.NewRequest(protocol.UnregisterBroker, r.identity(), nil))
-			if err == nil && resp.Code != int16(protocol.Success) {
+			if err == nil && resp.ResponseCode() != protocol.Success {
 				err = fmt.Errorf("answered %d: %s", resp.Code, resp.Remark)
 			}
 			if err != nil {

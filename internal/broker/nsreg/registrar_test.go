@@ -27,7 +27,7 @@ type fakeNamesrv struct {
 
 func (f *fakeNamesrv) start(t *testing.T) string {
 	srv := remotingtest.StartServer(t, remoting.ServerOptions{}, func(s *remoting.Server) {
-		s.Handle(int16(protocol.RegisterBroker), remoting.HandlerFunc(func(_ context.Context, _ *remoting.Conn, req *protocol.Command) *protocol.Command {
+		s.Handle(protocol.RegisterBroker, remoting.HandlerFunc(func(_ context.Context, _ *remoting.Conn, req *protocol.Command) *protocol.Command {
 			b, err := body.DecodeRegisterBrokerBody(req.Body, req.ExtFields["compressed"] == "true")
 			f.mu.Lock()
 			f.registered = append(f.registered, req)
@@ -40,7 +40,7 @@ func (f *fakeNamesrv) start(t *testing.T) string {
 			resp.SetExt("haServerAddr", "10.0.0.1:10912")
 			return resp
 		}))
-		s.Handle(int16(protocol.UnregisterBroker), remoting.HandlerFunc(func(_ context.Context, _ *remoting.Conn, req *protocol.Command) *protocol.Command {
+		s.Handle(protocol.UnregisterBroker, remoting.HandlerFunc(func(_ context.Context, _ *remoting.Conn, req *protocol.Command) *protocol.Command {
 			f.mu.Lock()
 			f.unregs++
 			f.mu.Unlock()

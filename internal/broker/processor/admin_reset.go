@@ -211,7 +211,7 @@ func askConsumerStatus(ctx context.Context, conn *remoting.Conn, call *protocol.
 	if err != nil {
 		return nil, err
 	}
-	if protocol.ResponseCode(answer.Code) != protocol.Success || len(answer.Body) == 0 {
+	if answer.ResponseCode() != protocol.Success || len(answer.Body) == 0 {
 		return nil, nil
 	}
 	var raw struct {

@@ -105,7 +105,7 @@ type handleFunc func(ctx context.Context, c *remoting.Conn, req *protocol.Comman
 // Register installs every handler on srv.
 func (p *Processor) Register(srv *remoting.Server) {
 	for code, h := range p.handlers() {
-		srv.Handle(int16(code), wrap(h))
+		srv.Handle(code, wrap(h))
 	}
 }
 

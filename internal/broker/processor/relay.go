@@ -77,7 +77,7 @@ func (p *Processor) callConsumer(ctx context.Context, req, call *protocol.Comman
 	if err != nil {
 		return nil, fail(protocol.SystemError, "invoke consumer <%s> <%s> Exception: %v", group, clientID, err)
 	}
-	resp := protocol.NewResponse(req, protocol.ResponseCode(answer.Code), answer.Remark)
+	resp := protocol.NewResponse(req, answer.ResponseCode(), answer.Remark)
 	resp.Body = answer.Body
 	return resp, nil
 }

@@ -32,7 +32,7 @@ var sendFieldNames = [...][2]string{
 // otherwise.
 func parseSendHeader(req *protocol.Command) (sendHeader, error) {
 	short := 0
-	if req.Code == int16(protocol.SendMessageV2) || req.Code == int16(protocol.SendBatchMessage) {
+	if req.RequestCode() == protocol.SendMessageV2 || req.RequestCode() == protocol.SendBatchMessage {
 		short = 1
 	}
 	name := func(i int) string { return sendFieldNames[i][short] }

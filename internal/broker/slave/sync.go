@@ -209,7 +209,7 @@ func (s *Syncer) fetch(ctx context.Context, addr string, code protocol.RequestCo
 	if err != nil {
 		return nil, fmt.Errorf("slave: %s from %s: %w", code, addr, err)
 	}
-	if resp.Code != int16(protocol.Success) {
+	if resp.ResponseCode() != protocol.Success {
 		return nil, fmt.Errorf("slave: %s from %s answered %d: %s", code, addr, resp.Code, resp.Remark)
 	}
 	return resp.Body, nil

@@ -60,10 +60,10 @@ func fakeMaster(t *testing.T, m tables, delay *atomic.Pointer[string], calls *at
 		})
 	}
 	srv := remotingtest.StartServer(t, remoting.ServerOptions{}, func(s *remoting.Server) {
-		s.Handle(int16(protocol.GetAllTopicConfig), answer(func() any { return m.topics.Wrapper() }))
-		s.Handle(int16(protocol.GetAllSubscriptionGroupConfig), answer(func() any { return m.groups.Wrapper() }))
-		s.Handle(int16(protocol.GetAllConsumerOffset), answer(func() any { return m.offsets.Wrapper() }))
-		s.Handle(int16(protocol.GetAllDelayOffset), remoting.HandlerFunc(func(_ context.Context, _ *remoting.Conn, req *protocol.Command) *protocol.Command {
+		s.Handle(protocol.GetAllTopicConfig, answer(func() any { return m.topics.Wrapper() }))
+		s.Handle(protocol.GetAllSubscriptionGroupConfig, answer(func() any { return m.groups.Wrapper() }))
+		s.Handle(protocol.GetAllConsumerOffset, answer(func() any { return m.offsets.Wrapper() }))
+		s.Handle(protocol.GetAllDelayOffset, remoting.HandlerFunc(func(_ context.Context, _ *remoting.Conn, req *protocol.Command) *protocol.Command {
 			calls.Add(1)
 			resp := protocol.NewResponse(req, protocol.Success, "")
 			resp.Body = []byte(*delay.Load())

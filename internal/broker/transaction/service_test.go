@@ -250,7 +250,7 @@ func TestCheckBack(t *testing.T) {
 	reqs := e.ch.requests()
 	require.Len(t, reqs, 1, "one check, for the half message without an op message, to the live connection")
 	req := reqs[0]
-	require.Equal(t, int16(protocol.CheckTransactionState), req.Code)
+	require.Equal(t, protocol.CheckTransactionState, req.RequestCode())
 	copyQ := brokerInt(t, req, "tranStateTableOffset")
 	copyPhy := brokerInt(t, req, "commitLogOffset")
 	require.Equal(t, half.QueueOffset+1, copyQ, "the copy follows the half message in the half queue")
