@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"strconv"
 	"time"
 
@@ -38,6 +39,8 @@ type HAOptions struct {
 	// MetadataSyncInterval is how often a slave copies its master's metadata (10 s; the first
 	// time after 3 s or this interval, whichever is shorter).
 	MetadataSyncInterval time.Duration
+	// AllowedPeers, when not empty, are the only addresses a master accepts slaves from.
+	AllowedPeers []netip.Prefix
 }
 
 // haDefaults reconciles Slave with HA.Role and hands the role to the store. A slave reads "from
@@ -79,6 +82,7 @@ func (b *Broker) buildReplication() {
 				ListenAddr: o.ListenAddr, TransferBatchSize: o.TransferBatchSize,
 				HeartbeatInterval: o.HeartbeatInterval, HousekeepingInterval: o.HousekeepingInterval,
 				SlaveFallbehindMax: o.SlaveFallbehindMax, SlaveTimeout: o.SlaveTimeout,
+				AllowedPeers: o.AllowedPeers,
 			}, b.store, lg)
 			b.store.SetReplicator(b.repl.svc)
 		}
@@ -87,6 +91,7 @@ func (b *Broker) buildReplication() {
 	b.repl.cli = ha.NewClient(ha.ClientOptions{
 		MasterAddr: o.MasterAddress, HeartbeatInterval: o.HeartbeatInterval,
 		HousekeepingInterval: o.HousekeepingInterval, ReconnectInterval: o.ReconnectInterval,
+		MaxRecordSize: maxRecordSize(b.opts.Store.MaxMessageSize),
 	}, b.store, lg)
 	b.repl.remote = remoting.NewClient(remoting.ClientOptions{}, b.lg.Named("slavesync"))
 	b.repl.sync = slave.New(slave.Options{
@@ -94,6 +99,16 @@ func (b *Broker) buildReplication() {
 		InitialDelay:    min(3*time.Second, o.MetadataSyncInterval),
 		DelayOffsetPath: schedule.ConfigPath(b.opts.Store.RootDir),
 	}, b.repl.remote, slave.Deps{Topics: b.topics, Groups: b.groups, Offsets: b.offsets, Delay: b.schedule}, b.lg.Named("slavesync"))
+}
+
+// maxRecordSize bounds a replicated record: the largest body the broker accepts plus room for the
+// topic, properties and fixed fields. A master configured with a larger maxMessageSize than its
+// slave makes the slave halt at the first larger record, loudly.
+func maxRecordSize(maxMessageSize int) int {
+	if maxMessageSize <= 0 {
+		return 0 // the client's default
+	}
+	return maxMessageSize + 64<<10
 }
 
 // startReplication starts the HA service (and advertises its real port when it was asked for

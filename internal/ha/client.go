@@ -11,11 +11,14 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+
+	"github.com/rocketgo/rocketgo/internal/lifecycle"
 )
 
 // SlaveLog is what a slave's Client appends to; *store.Store implements it.
 type SlaveLog interface {
 	CommitLogMaxOffset() int64
+	CommitLogSegmentSize() int64
 	// AppendCommitLog appends replicated bytes at off, the end of the log (or a segment start
 	// when the log is empty).
 	AppendCommitLog(off int64, data []byte) error
@@ -43,6 +46,9 @@ type ClientOptions struct {
 	ReconnectInterval time.Duration
 	// DialTimeout bounds a connect (3 s).
 	DialTimeout time.Duration
+	// MaxRecordSize bounds one replicated record; a larger one is a bad record
+	// (DefaultMaxRecordSize, for Java's default maxMessageSize of 4 MiB).
+	MaxRecordSize int
 }
 
 func (o *ClientOptions) setDefaults() {
@@ -55,13 +61,17 @@ func (o *ClientOptions) setDefaults() {
 	if o.ReconnectInterval <= 0 {
 		o.ReconnectInterval = DefaultReconnectInterval
 	}
+	if o.MaxRecordSize <= 0 {
+		o.MaxRecordSize = DefaultMaxRecordSize
+	}
 	if o.DialTimeout <= 0 {
 		o.DialTimeout = DefaultDialTimeout
 	}
 }
 
 // Client is a slave's side of replication (Java HAClient): one goroutine keeps a connection to
-// the master and appends what it sends.
+// the master and appends what it sends. A bad record from the master halts it for good (Halted):
+// reconnecting would only fetch the same bytes again.
 type Client struct {
 	opts ClientOptions
 	log  SlaveLog
@@ -71,15 +81,16 @@ type Client struct {
 	kick      chan struct{}   // the master address changed
 	ctx       context.Context // cancelled by Close
 	cancel    context.CancelFunc
-	wg        sync.WaitGroup
+	group     lifecycle.Group
 	connected atomic.Bool
+	halted    atomic.Pointer[BadRecordError]
 	// masterOffset is the offset of the last frame header received (the master's send position).
 	masterOffset atomic.Int64
 
 	mu  sync.Mutex
 	cur net.Conn // the live connection, closed by SetMasterAddr and Close
 
-	startOnce, closeOnce sync.Once
+	startOnce sync.Once
 }
 
 // NewClient returns a slave's Client over log; nothing runs until Start.
@@ -99,23 +110,20 @@ func NewClient(opts ClientOptions, log SlaveLog, lg *zap.Logger) *Client {
 // Start runs the replication goroutine.
 func (c *Client) Start() {
 	c.startOnce.Do(func() {
-		if c.stopped() {
-			return
-		}
-		c.wg.Add(1)
-		go c.run()
+		c.group.Go(func(<-chan struct{}) { c.run() })
 	})
 }
 
 // Close stops replication and waits for the goroutine. It is idempotent.
 func (c *Client) Close() error {
-	c.closeOnce.Do(func() {
-		c.cancel()
-		c.dropConn()
-		c.wg.Wait()
-	})
+	c.cancel()
+	c.dropConn()
+	c.group.Stop()
 	return nil
 }
+
+// Halted returns the bad record that stopped replication, or nil while replication runs.
+func (c *Client) Halted() *BadRecordError { return c.halted.Load() }
 
 // MasterAddr is the master's HA address in use ("" while unknown).
 func (c *Client) MasterAddr() string { return *c.addr.Load() }
@@ -153,13 +161,16 @@ func (c *Client) dropConn() {
 func (c *Client) stopped() bool { return c.ctx.Err() != nil }
 
 func (c *Client) run() {
-	defer c.wg.Done()
 	var lastErr string
 	for !c.stopped() {
 		if addr := c.MasterAddr(); addr != "" {
 			err := c.session(addr)
+			var bad *BadRecordError
 			switch {
 			case c.stopped():
+				return
+			case errors.As(err, &bad):
+				c.halt(addr, bad)
 				return
 			case err == nil:
 				lastErr = ""
@@ -177,6 +188,15 @@ func (c *Client) run() {
 		}
 		t.Stop()
 	}
+}
+
+// halt stops replication after a bad record, loudly: the slave keeps what it has (every record
+// up to the bad one) and serves it, but follows the master no further until it is restarted.
+func (c *Client) halt(addr string, bad *BadRecordError) {
+	c.halted.Store(bad)
+	c.lg.Error("replication halted: the master sent a record that fails validation; "+
+		"the slave keeps its log up to that offset and replicates no further until restarted",
+		zap.String("master", addr), zap.Int64("offset", bad.Offset), zap.String("reason", bad.Reason))
 }
 
 // session connects to addr and replicates until the connection ends. It returns nil only when
@@ -211,16 +231,14 @@ func (c *Client) session(addr string) error {
 	if err := s.reportNow(); err != nil {
 		return err
 	}
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		s.heartbeats()
-	}()
+	beats := make(chan struct{})
+	if !c.group.Go(func(<-chan struct{}) { defer close(beats); s.heartbeats() }) {
+		return nil // closing
+	}
 	err = s.receive()
 	close(s.done)
 	_ = nc.Close()
-	wg.Wait()
+	<-beats
 	if errors.Is(err, net.ErrClosed) && (c.stopped() || addr != c.MasterAddr()) {
 		return nil
 	}
@@ -284,9 +302,10 @@ func (s *session) heartbeats() {
 
 // receive applies the master's frames until the connection fails.
 func (s *session) receive() error {
-	rc := receiver{log: s.c.log, buf: s.buf, deadline: func() error {
+	rc := newReceiver(s.c.log, s.buf, s.c.opts.MaxRecordSize)
+	rc.deadline = func() error {
 		return s.nc.SetReadDeadline(time.Now().Add(s.c.opts.HousekeepingInterval))
-	}}
+	}
 	for {
 		h, err := rc.next(s.nc)
 		if err != nil {

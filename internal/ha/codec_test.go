@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/rocketgo/rocketgo/pkg/protocol/message"
 )
 
 func TestHeaderLayout(t *testing.T) {
@@ -105,6 +107,8 @@ func (m *memLog) CommitLogMaxOffset() int64 {
 	return m.start + int64(len(m.data))
 }
 
+func (m *memLog) CommitLogSegmentSize() int64 { return m.segment }
+
 func (m *memLog) AppendCommitLog(off int64, data []byte) error {
 	if len(data) == 0 {
 		return nil
@@ -128,46 +132,139 @@ func frame(off int64, body []byte) []byte {
 	return append(AppendHeader(nil, Header{MasterPhyOffset: off, BodySize: int32(len(body))}), body...)
 }
 
-func TestReceiverAppendsAtTheFrameOffset(t *testing.T) {
-	log := &memLog{segment: 1 << 20}
-	body1 := bytes.Repeat([]byte{1}, 100)
-	body2 := bytes.Repeat([]byte{2}, 70000) // more than one read chunk
-	var stream []byte
-	stream = append(stream, frame(1<<20, body1)...)
-	stream = append(stream, frame(1<<20+100, nil)...) // heartbeat
-	stream = append(stream, frame(1<<20+100, body2)...)
-	rc := receiver{log: log, buf: make([]byte, 4096)}
-	r := bytes.NewReader(stream)
-	for range 3 {
-		_, err := rc.next(r)
-		require.NoError(t, err)
+// record encodes a valid CommitLog record stored at off.
+func record(t testing.TB, off int64, body []byte) []byte {
+	t.Helper()
+	m := message.Message{Topic: "T", PhysicalOffset: off, Body: body, BodyCRC: message.BodyCRC(body),
+		Properties: "TAGS\x01a\x02"}
+	b := make([]byte, m.EncodedSize())
+	_, err := message.Encode(b, &m)
+	require.NoError(t, err)
+	return b
+}
+
+// records encodes n records of size bodies from off on and returns them concatenated.
+func records(t testing.TB, off int64, n, size int) []byte {
+	var out []byte
+	for i := range n {
+		out = append(out, record(t, off+int64(len(out)), bytes.Repeat([]byte{byte('a' + i%26)}, size))...)
 	}
-	_, err := rc.next(r)
-	require.ErrorIs(t, err, io.EOF)
-	require.EqualValues(t, 1<<20, log.start)
-	require.Equal(t, append(append([]byte{}, body1...), body2...), log.data)
+	return out
+}
 
-	// A frame for another offset is a mismatch: nothing is appended.
-	_, err = rc.next(bytes.NewReader(frame(1<<20+50, body1)))
+// blank is a BLANK marker of size bytes (the rest of a segment).
+func blank(size int) []byte {
+	b := make([]byte, size)
+	binary.BigEndian.PutUint32(b, uint32(size))
+	binary.BigEndian.PutUint32(b[4:], message.MagicBlank)
+	return b
+}
+
+// frames cuts data at off into frames of at most n bytes.
+func frames(off int64, data []byte, n int) []byte {
+	var out []byte
+	for len(data) > 0 {
+		k := min(n, len(data))
+		out = append(out, frame(off, data[:k])...)
+		off += int64(k)
+		data = data[k:]
+	}
+	return out
+}
+
+func drain(rc *receiver, r io.Reader) error {
+	for {
+		if _, err := rc.next(r); err != nil {
+			return err
+		}
+	}
+}
+
+// Records split over frames and read chunks at every boundary reach the log whole, in order,
+// across a BLANK marker into the next segment; a heartbeat in between changes nothing.
+func TestReceiverAppendsWholeRecords(t *testing.T) {
+	const seg = 1 << 16
+	first := records(t, seg, 40, 300)
+	filler := blank(seg - len(first))
+	second := records(t, 2*seg, 3, 70000%seg/10)
+	all := append(append(append([]byte{}, first...), filler...), second...)
+	for _, cut := range []int{1, 7, 8, 9, 91, 300, 4096, 40000} {
+		log := &memLog{segment: seg}
+		stream := frames(seg, all[:len(first)], cut)
+		stream = append(stream, frame(seg+int64(len(first)), nil)...) // heartbeat
+		stream = append(stream, frames(seg+int64(len(first)), all[len(first):], cut)...)
+		rc := newReceiver(log, make([]byte, 64), 1<<20)
+		require.ErrorIs(t, drain(rc, bytes.NewReader(stream)), io.EOF)
+		require.EqualValues(t, seg, log.start, "cut %d", cut)
+		require.Equal(t, all, log.data, "cut %d", cut)
+	}
+}
+
+// A stream that ends inside a record leaves the log at the last whole record; a frame for another
+// offset than the stream's next byte is a mismatch; a store failure ends the frame.
+func TestReceiverKeepsOnlyWholeRecords(t *testing.T) {
+	const seg = 1 << 16
+	data := records(t, 0, 5, 1000)
+	one := len(data) / 5
+	log := &memLog{segment: seg}
+	rc := newReceiver(log, make([]byte, 4096), 1<<20)
+	require.ErrorIs(t, drain(rc, bytes.NewReader(frame(0, data[:3*one+10]))), io.EOF)
+	require.Equal(t, data[:3*one], log.data)
+
+	_, err := rc.next(bytes.NewReader(frame(int64(3*one), data[3*one+10:])))
+	require.ErrorIs(t, err, ErrOffsetMismatch, "the master must continue after the held bytes")
+	_, err = newReceiver(log, make([]byte, 64), 1<<20).next(bytes.NewReader(frame(int64(len(data)), nil)))
 	require.ErrorIs(t, err, ErrOffsetMismatch)
-	require.Len(t, log.data, len(body1)+len(body2))
 
-	// A body cut short is an error; what arrived is kept (it continues the log byte for byte).
-	cut := frame(log.CommitLogMaxOffset(), bytes.Repeat([]byte{3}, 10000))[:HeaderSize+5000]
-	_, err = rc.next(bytes.NewReader(cut))
-	require.ErrorIs(t, err, io.ErrUnexpectedEOF)
-	require.Len(t, log.data, len(body1)+len(body2)+4096, "whole chunks are appended")
-
-	// A store failure ends the frame.
 	log.failAt = log.CommitLogMaxOffset() + 10
-	_, err = rc.next(bytes.NewReader(frame(log.CommitLogMaxOffset(), make([]byte, 20))))
+	rc = newReceiver(log, make([]byte, 4096), 1<<20)
+	_, err = rc.next(bytes.NewReader(frame(int64(3*one), data[3*one:])))
 	require.ErrorIs(t, err, errFull)
+	require.Equal(t, data[:3*one], log.data)
+}
+
+// Every kind of damage is refused before a byte of the bad record reaches the log, and named.
+func TestReceiverRefusesBadRecords(t *testing.T) {
+	const seg = 1 << 16
+	good := records(t, 0, 2, 100)
+	at := int64(len(good))
+	next := record(t, at, []byte("payload"))
+	edit := func(f func(b []byte) []byte) []byte { return f(bytes.Clone(next)) }
+	for _, tc := range []struct {
+		name, reason string
+		rec          []byte
+	}{
+		{"body flipped", "body CRC", edit(func(b []byte) []byte { b[bytes.Index(b, []byte("payload"))] ^= 1; return b })},
+		{"magic", "magic code", edit(func(b []byte) []byte { b[4] = 0; return b })},
+		{"physical offset", "physical offset", record(t, at+8, []byte("payload"))},
+		{"size below the minimum", "totalSize", edit(func(b []byte) []byte { binary.BigEndian.PutUint32(b, 20); return b })},
+		{"size past the limit", "totalSize", edit(func(b []byte) []byte { binary.BigEndian.PutUint32(b, 1<<21); return b })},
+		{"parts do not add up", "message:", edit(func(b []byte) []byte {
+			binary.BigEndian.PutUint32(b, uint32(len(b)+4))
+			return append(b, 0, 0, 0, 0)
+		})},
+		{"crosses the segment end", "crosses", record(t, at, make([]byte, seg))},
+		{"short BLANK", "BLANK", blank(100)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			log := &memLog{segment: seg}
+			rc := newReceiver(log, make([]byte, 64), 1<<17)
+			err := drain(rc, bytes.NewReader(frames(0, append(bytes.Clone(good), tc.rec...), 50)))
+			var bad *BadRecordError
+			require.ErrorAs(t, err, &bad)
+			require.Equal(t, at, bad.Offset)
+			require.Contains(t, bad.Reason, tc.reason)
+			require.Equal(t, good, log.data, "nothing of the bad record is appended")
+		})
+	}
 }
 
 func TestReceiverRefusesBrokenHeaders(t *testing.T) {
-	rc := receiver{log: &memLog{}, buf: make([]byte, 64)}
+	rc := newReceiver(&memLog{segment: 1 << 16}, make([]byte, 64), 1<<20)
 	bad := binary.BigEndian.AppendUint64(nil, 0)
 	bad = binary.BigEndian.AppendUint32(bad, 0xFFFFFFFF) // bodySize -1
 	_, err := rc.next(bytes.NewReader(bad))
 	require.ErrorIs(t, err, errNegativeBody)
+	_, err = rc.next(bytes.NewReader(frame(100, nil)))
+	require.ErrorIs(t, err, ErrOffsetMismatch, "an empty slave starts at a segment start")
 }

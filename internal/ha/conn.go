@@ -47,10 +47,9 @@ func newSlaveConn(s *Service, nc net.Conn) *slaveConn {
 // run serves the connection until either direction fails or the service closes.
 func (c *slaveConn) run() {
 	readDone := make(chan struct{})
-	go func() {
-		defer close(readDone)
-		c.ended(c.readReports())
-	}()
+	if !c.s.group.Go(func(<-chan struct{}) { defer close(readDone); c.ended(c.readReports()) }) {
+		return // the service is closing
+	}
 	c.ended(c.send())
 	c.close()
 	<-readDone

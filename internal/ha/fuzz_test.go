@@ -3,7 +3,10 @@ package ha
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"testing"
+
+	"github.com/rocketgo/rocketgo/pkg/protocol/message"
 )
 
 // FuzzReportDecoder feeds a stream of reports in chunks cut where cuts says; after each chunk the
@@ -42,70 +45,65 @@ func FuzzReportDecoder(f *testing.F) {
 	})
 }
 
-// FuzzReceiver applies an arbitrary byte stream as master frames to an in-memory log and compares
-// the log with a reference reading of the stream: frames are applied while their headers are
-// sane and their offsets continue the log; a body's whole read chunks are appended even when the
-// stream ends inside it. The receiver must never panic.
+// FuzzReceiver applies an arbitrary byte stream, cut into frames of an arbitrary size, to an
+// in-memory log. Whatever the stream holds, the receiver must not panic, and the log must hold
+// nothing but whole, valid records (checked by an independent walk) that are a prefix of the
+// stream's payload; a stream of valid records must arrive whole.
 func FuzzReceiver(f *testing.F) {
-	body := bytes.Repeat([]byte("record"), 50)
-	f.Add(append(frame(0, body), frame(int64(len(body)), body)...), int64(0))
-	f.Add(append(frame(1<<16, body), frame(1<<16+int64(len(body)), nil)...), int64(1<<16))
-	f.Add(frame(5, body), int64(0))
-	f.Add(AppendHeader(nil, Header{MasterPhyOffset: 0, BodySize: 1 << 30}), int64(0))
-	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 1, 7}, int64(0))
-	f.Fuzz(func(t *testing.T, stream []byte, segment int64) {
-		if segment <= 0 || segment > 1<<40 {
-			segment = 1 << 16
+	const seg = 1 << 16
+	valid := records(f, seg, 30, 200)
+	f.Add(valid, uint16(7), false)
+	f.Add(append(bytes.Clone(valid), blank(seg-len(valid))...), uint16(100), false)
+	f.Add(valid[:1000], uint16(4096), false)
+	f.Add(append(frame(seg, valid[:50]), frame(seg+60, valid[50:100])...), uint16(0), true)
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 1, 7}, uint16(0), true)
+	f.Fuzz(func(t *testing.T, payload []byte, cut uint16, raw bool) {
+		stream := payload
+		if !raw { // payload is CommitLog bytes from the segment start, framed here
+			stream = frames(seg, payload, int(cut%8192)+1)
 		}
-		const chunk = 64
-		log := &memLog{segment: segment}
-		rc := receiver{log: log, buf: make([]byte, chunk)}
-		r := bytes.NewReader(stream)
-		for {
-			if _, err := rc.next(r); err != nil {
-				break
-			}
+		log := &memLog{segment: seg}
+		rc := newReceiver(log, make([]byte, 64), 1<<17)
+		_ = drain(rc, bytes.NewReader(stream))
+		if err := walkRecords(log.start, seg, log.data); err != nil {
+			t.Fatalf("the log holds damage: %v", err)
 		}
-		wantStart, want := reference(stream, segment, chunk)
-		if !bytes.Equal(want, log.data) {
-			t.Fatalf("log holds %d bytes, the reference %d", len(log.data), len(want))
+		if raw {
+			return
 		}
-		if len(want) > 0 && log.start != wantStart {
-			t.Fatalf("log starts at %d, the reference at %d", log.start, wantStart)
+		if !bytes.HasPrefix(payload, log.data) {
+			t.Fatalf("the log (%d bytes) is not a prefix of the payload", len(log.data))
+		}
+		if walkRecords(seg, seg, payload) == nil && !bytes.Equal(payload, log.data) {
+			t.Fatalf("a valid payload of %d bytes arrived as %d", len(payload), len(log.data))
 		}
 	})
 }
 
-// reference reads frames as the protocol says, independently of the receiver.
-func reference(stream []byte, segment int64, chunk int) (int64, []byte) {
-	var data []byte
-	start, end := int64(0), int64(0) // end 0: empty log
-	for len(stream) >= HeaderSize {
-		off := int64(binary.BigEndian.Uint64(stream))
-		size := int64(int32(binary.BigEndian.Uint32(stream[8:])))
-		stream = stream[HeaderSize:]
-		if off < 0 || size < 0 || off+size < off || (end != 0 && off != end) {
-			break
-		}
-		if end == 0 && size > 0 && off%segment != 0 {
-			break
-		}
-		avail := min(size, int64(len(stream)))
-		whole := avail
-		if avail < size {
-			whole = avail - avail%int64(chunk)
-		}
-		if whole > 0 {
-			if end == 0 {
-				start = off
+// walkRecords checks that data, CommitLog bytes from off on, is whole records and BLANK markers
+// filling their segments, written independently of the receiver.
+func walkRecords(off, seg int64, data []byte) error {
+	for len(data) > 0 {
+		size, magic, ok := message.Peek(data)
+		left := seg - off%seg
+		switch {
+		case !ok:
+			return fmt.Errorf("%d: %d bytes, no header", off, len(data))
+		case magic == message.MagicBlank:
+			if int64(size) != left {
+				return fmt.Errorf("%d: BLANK of %d with %d left", off, size, left)
 			}
-			data = append(data, stream[:whole]...)
-			end = off + whole
+			if int64(len(data)) < left {
+				return nil // the filler is still arriving
+			}
+		default:
+			v, err := message.Parse(data)
+			if err != nil || !v.CheckCRC() || v.PhysicalOffset() != off || int64(size)+message.BlankMinLen > left {
+				return fmt.Errorf("%d: bad record (%v)", off, err)
+			}
 		}
-		if avail < size {
-			break
-		}
-		stream = stream[size:]
+		off += int64(size)
+		data = data[size:]
 	}
-	return start, data
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/netip"
 	"os"
 	"testing"
 	"time"
@@ -228,4 +229,72 @@ func TestSlaveFollowsANewMasterAddress(t *testing.T) {
 	requireClosedByPeer(t, c1, waitFor)
 	c2 := m2.accept(t)
 	readReport(t, c2)
+}
+
+// A record that fails validation (here a body byte flipped after the CRC was computed) halts
+// replication loudly: the slave keeps every record before it, appends nothing of it, and does not
+// reconnect to fetch the same bytes again.
+func TestSlaveHaltsOnABadRecord(t *testing.T) {
+	src := openStore(t, t.TempDir(), store.RoleAsyncMaster)
+	res := put(t, src, "T", 0, 20, 100)
+	d, ok := src.ReadCommitLog(0, 1<<20)
+	require.True(t, ok)
+	data := bytes.Clone(d.Bytes)
+	d.Release()
+	badAt := res[12].WroteOffset
+	data[badAt+int64(res[12].WroteBytes)-30] ^= 0xFF // inside the 100-byte body
+
+	m := newFakeMaster(t)
+	slave := openStore(t, t.TempDir(), store.RoleSlave)
+	cli := startClient(t, slave, m.ln.Addr().String())
+	c := m.accept(t)
+	require.EqualValues(t, 0, readReport(t, c))
+	_, err := c.Write(append(ha.AppendHeader(nil, ha.Header{MasterPhyOffset: 0, BodySize: int32(len(data))}), data...))
+	require.NoError(t, err)
+	requireClosedByPeer(t, c, waitFor)
+	require.Eventually(t, func() bool { return cli.Halted() != nil }, waitFor, time.Millisecond)
+	require.Equal(t, badAt, cli.Halted().Offset)
+	require.Contains(t, cli.Halted().Reason, "CRC")
+	require.Equal(t, badAt, slave.CommitLogMaxOffset(), "the log ends at the last good record")
+	require.Eventually(t, func() bool {
+		var n int64
+		for q := int32(0); q < 4; q++ {
+			n += slave.MaxOffsetInQueue("T", q)
+		}
+		return slave.DispatchBehindBytes() == 0 && n == 12
+	}, waitFor, time.Millisecond, "the good records are served")
+	select {
+	case again := <-m.conns:
+		_ = again.Close()
+		t.Fatal("a halted slave reconnected")
+	case <-time.After(20 * reconnect):
+	}
+}
+
+// With AllowedPeers set, a connection from any other address is closed before it gets a byte;
+// an allowed slave replicates as usual.
+func TestMasterAdmitsOnlyAllowedPeers(t *testing.T) {
+	master := openStore(t, t.TempDir(), store.RoleAsyncMaster)
+	put(t, master, "T", 0, 10, 100)
+	for _, tc := range []struct {
+		allowed string
+		admit   bool
+	}{{"10.0.0.0/8", false}, {"127.0.0.1/32", true}} {
+		opts := serviceOptions("127.0.0.1:0")
+		opts.AllowedPeers = []netip.Prefix{netip.MustParsePrefix(tc.allowed)}
+		svc := startService(t, master, opts)
+		c := dialSlave(t, svc)
+		sendReport(t, c, 0)
+		if !tc.admit {
+			require.NoError(t, c.SetReadDeadline(time.Now().Add(waitFor)))
+			n, err := io.Copy(io.Discard, c)
+			require.Zero(t, n, "a refused peer read CommitLog bytes")
+			require.False(t, errors.Is(err, os.ErrDeadlineExceeded), "a refused peer stayed connected")
+			require.Empty(t, svc.Slaves())
+			continue
+		}
+		h, body := readFrame(t, c)
+		require.EqualValues(t, 0, h.MasterPhyOffset)
+		require.NotEmpty(t, body)
+	}
 }

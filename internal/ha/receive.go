@@ -11,17 +11,25 @@ import (
 // and reconnects, reporting its end again.
 var ErrOffsetMismatch = errors.New("ha: the master's offset does not continue the slave's commit log")
 
-// receiver reads master frames from a stream and appends their bodies to a slave's log.
+// receiver reads master frames from a stream, checks the records they carry and appends them to a
+// slave's log.
 type receiver struct {
-	log SlaveLog
-	buf []byte // body chunks are read into it, then appended
+	log    SlaveLog
+	buf    []byte // body chunks are read into it, then fed to the record stream
+	stream *recordStream
 	// deadline, when set, is called before every read (the housekeeping timeout).
 	deadline func() error
 }
 
-// next reads one frame and appends its body at the offset it names, in chunks of len(buf). A
-// non-empty slave log must end exactly at the frame's offset (an empty one accepts the first
-// frame's offset, which the log then requires to be a segment start).
+// newReceiver returns a receiver continuing log's end, reading bodies in chunks of len(buf).
+func newReceiver(log SlaveLog, buf []byte, maxRecord int) *receiver {
+	return &receiver{log: log, buf: buf,
+		stream: newRecordStream(log.CommitLogMaxOffset(), log.CommitLogSegmentSize(), maxRecord)}
+}
+
+// next reads one frame and feeds its body to the record stream. The frame must continue the
+// stream exactly (the log's end plus a record still incomplete); an empty log accepts the first
+// frame's offset when it is a segment start.
 func (rc *receiver) next(r io.Reader) (Header, error) {
 	var hb [HeaderSize]byte
 	if err := rc.readFull(r, hb[:]); err != nil {
@@ -31,22 +39,36 @@ func (rc *receiver) next(r io.Reader) (Header, error) {
 	if err != nil {
 		return h, err
 	}
-	if end := rc.log.CommitLogMaxOffset(); end != 0 && end != h.MasterPhyOffset {
-		return h, fmt.Errorf("%w: the master sent offset %d, the slave's log ends at %d", ErrOffsetMismatch, h.MasterPhyOffset, end)
+	if err := rc.checkOffset(h); err != nil {
+		return h, err
 	}
-	off, rest := h.MasterPhyOffset, int64(h.BodySize)
-	for rest > 0 {
+	for rest := int64(h.BodySize); rest > 0; {
 		chunk := rc.buf[:min(rest, int64(len(rc.buf)))]
 		if err := rc.readFull(r, chunk); err != nil {
 			return h, fmt.Errorf("ha: frame at %d cut short: %w", h.MasterPhyOffset, err)
 		}
-		if err := rc.log.AppendCommitLog(off, chunk); err != nil {
+		if err := rc.stream.feed(chunk, rc.log.AppendCommitLog); err != nil {
 			return h, err
 		}
-		off += int64(len(chunk))
 		rest -= int64(len(chunk))
 	}
 	return h, nil
+}
+
+// checkOffset accepts a frame that continues the stream, or the first frame of an empty log.
+func (rc *receiver) checkOffset(h Header) error {
+	s := rc.stream
+	if s.next() == h.MasterPhyOffset {
+		return nil
+	}
+	if s.pos == 0 && len(s.pending) == 0 && rc.log.CommitLogMaxOffset() == 0 {
+		if h.MasterPhyOffset%s.segSize != 0 {
+			return fmt.Errorf("%w: the master starts an empty slave at %d, not a segment start", ErrOffsetMismatch, h.MasterPhyOffset)
+		}
+		s.pos = h.MasterPhyOffset
+		return nil
+	}
+	return fmt.Errorf("%w: the master sent offset %d, the slave's log continues at %d", ErrOffsetMismatch, h.MasterPhyOffset, s.next())
 }
 
 func (rc *receiver) readFull(r io.Reader, b []byte) error {

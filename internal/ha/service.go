@@ -4,12 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
 
+	"github.com/rocketgo/rocketgo/internal/lifecycle"
 	"github.com/rocketgo/rocketgo/internal/store"
 )
 
@@ -50,6 +52,11 @@ type ServiceOptions struct {
 	SlaveFallbehindMax int64
 	// SlaveTimeout bounds a SYNC_MASTER put's wait for an acknowledgement (slaveTimeout, 3 s).
 	SlaveTimeout time.Duration
+	// AllowedPeers, when not empty, are the only addresses a slave may connect from; any other
+	// connection is closed at once, before it can read a byte of the CommitLog or acknowledge
+	// anything. Empty (the default, as in Apache RocketMQ) admits everyone: then the HA port must
+	// be reachable by the slaves only (docs/security.md).
+	AllowedPeers []netip.Prefix
 }
 
 func (o *ServiceOptions) setDefaults() {
@@ -78,8 +85,9 @@ type Service struct {
 	lg   *zap.Logger
 
 	ln    net.Listener
-	stopc chan struct{}
-	wg    sync.WaitGroup
+	group lifecycle.Group
+	// lastRefusal rate-limits the log line of refused peers (unix nanoseconds).
+	lastRefusal atomic.Int64
 
 	mu     sync.Mutex
 	conns  map[*slaveConn]struct{}
@@ -92,8 +100,8 @@ type Service struct {
 	push2SlaveMaxOffset atomic.Int64
 	waits               waitList
 
-	startOnce, closeOnce sync.Once
-	startErr             error
+	startOnce sync.Once
+	startErr  error
 }
 
 // NewService returns a master's Service over log; nothing runs until Start.
@@ -102,7 +110,7 @@ func NewService(opts ServiceOptions, log MasterLog, lg *zap.Logger) *Service {
 	if lg == nil {
 		lg = zap.NewNop()
 	}
-	s := &Service{opts: opts, log: log, lg: lg, stopc: make(chan struct{}), conns: make(map[*slaveConn]struct{})}
+	s := &Service{opts: opts, log: log, lg: lg, conns: make(map[*slaveConn]struct{})}
 	s.live.Store(new([]*slaveConn))
 	return s
 }
@@ -116,16 +124,13 @@ func (s *Service) Start() error {
 			return
 		}
 		s.mu.Lock()
-		if s.closed {
-			s.mu.Unlock()
+		s.ln = ln
+		s.mu.Unlock()
+		if !s.group.Go(s.accept) {
 			_ = ln.Close()
 			s.startErr = errors.New("ha: service closed")
 			return
 		}
-		s.ln = ln
-		s.wg.Add(1)
-		s.mu.Unlock()
-		go s.accept()
 		s.lg.Info("HA service listening for slaves", zap.String("addr", ln.Addr().String()))
 	})
 	return s.startErr
@@ -141,14 +146,13 @@ func (s *Service) Addr() net.Addr {
 	return s.ln.Addr()
 }
 
-func (s *Service) accept() {
-	defer s.wg.Done()
+func (s *Service) accept(stop <-chan struct{}) {
 	var backoff time.Duration
 	for {
 		nc, err := s.ln.Accept()
 		if err != nil {
 			select {
-			case <-s.stopc:
+			case <-stop:
 				return
 			default:
 			}
@@ -158,13 +162,16 @@ func (s *Service) accept() {
 			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
 			s.lg.Warn("HA accept failed; retrying", zap.Error(err), zap.Duration("in", backoff))
 			select {
-			case <-s.stopc:
+			case <-stop:
 				return
 			case <-time.After(backoff):
 			}
 			continue
 		}
 		backoff = 0
+		if !s.allowed(nc) {
+			continue
+		}
 		s.serve(nc)
 	}
 }
@@ -180,17 +187,42 @@ func (s *Service) serve(nc net.Conn) {
 	}
 	s.conns[c] = struct{}{}
 	s.publishLocked()
-	s.wg.Add(1)
 	s.mu.Unlock()
 	s.lg.Info("slave connected", zap.String("slave", c.addr))
-	go func() {
-		defer s.wg.Done()
-		c.run()
-		s.mu.Lock()
-		delete(s.conns, c)
-		s.publishLocked()
-		s.mu.Unlock()
-	}()
+	if !s.group.Go(func(<-chan struct{}) { c.run(); s.forget(c) }) {
+		c.close()
+		s.forget(c)
+	}
+}
+
+// forget drops a finished connection.
+func (s *Service) forget(c *slaveConn) {
+	s.mu.Lock()
+	delete(s.conns, c)
+	s.publishLocked()
+	s.mu.Unlock()
+}
+
+// allowed admits a connection from an allowed peer and closes any other.
+func (s *Service) allowed(nc net.Conn) bool {
+	if len(s.opts.AllowedPeers) == 0 {
+		return true
+	}
+	ap, err := netip.ParseAddrPort(nc.RemoteAddr().String())
+	if err == nil {
+		for _, p := range s.opts.AllowedPeers {
+			if p.Contains(ap.Addr().Unmap()) {
+				return true
+			}
+		}
+	}
+	_ = nc.Close()
+	now := time.Now().UnixNano()
+	if last := s.lastRefusal.Load(); now-last >= int64(time.Second) && s.lastRefusal.CompareAndSwap(last, now) {
+		s.lg.Warn("HA connection refused: the peer is not in the allowed slave addresses",
+			zap.String("peer", nc.RemoteAddr().String()))
+	}
+	return false
 }
 
 // publishLocked refreshes the snapshot of connections. REQUIRES: s.mu.
@@ -205,20 +237,17 @@ func (s *Service) publishLocked() {
 // Close stops accepting, disconnects every slave, waits for the service's goroutines and answers
 // the puts still waiting with FlushSlaveTimeout. It is idempotent.
 func (s *Service) Close() error {
-	s.closeOnce.Do(func() {
-		s.mu.Lock()
-		s.closed = true
-		close(s.stopc)
-		if s.ln != nil {
-			_ = s.ln.Close()
-		}
-		for c := range s.conns {
-			c.close()
-		}
-		s.mu.Unlock()
-		s.wg.Wait()
-		s.waits.close()
-	})
+	s.mu.Lock()
+	s.closed = true
+	if s.ln != nil {
+		_ = s.ln.Close()
+	}
+	for c := range s.conns {
+		c.close()
+	}
+	s.mu.Unlock()
+	s.group.Stop()
+	s.waits.close()
 	return nil
 }
 
