@@ -8,7 +8,7 @@
 //     `imports` (and `imports-test` for the extra edges of _test.go files); docs/architecture.md
 //     explains its syntax.
 //   - TestSectionReferences: scans every tracked .go and .md file for section references
-//     ("protocol.md §2.6", "docs/ha.md §1", a list such as "protocol.md §2.4, §3.2") and fails,
+//     ("protocol.md §2.6", "docs/security.md §1.6", a list such as "protocol.md §2.4, §3.2") and fails,
 //     naming file:line, when the document is not in the repository or has no heading numbered so.
 //     A reference that names no document means docs/protocol.md in a .go file and the citing
 //     document itself in a .md file.
