@@ -26,8 +26,11 @@ func (t text) in(arena string) string {
 	return t.lit
 }
 
-// extField is one non-null extFields entry, in header order.
-type extField struct{ key, val text }
+// rawField is one non-null ext field as decoded, in header order; id is its key's fieldID.
+type rawField struct {
+	key, val text
+	id       fieldID
+}
 
 // headerDecoder decodes one header, JSON (this file) or ROCKETMQ
 // (rocketmq_header.go). Every string it decodes that is not a known
@@ -41,7 +44,10 @@ type headerDecoder struct {
 	pos   int
 	arena []byte
 	key   []byte // the key being matched, unescaped
-	ext   []extField
+	ext   []rawField
+	// seen holds 1 + the index in ext of each known key read; unknown counts the others.
+	seen    [numFieldIDs]int32
+	unknown int
 
 	remark, language text
 	extSet           bool // the last extFields seen was an object (not null)
@@ -380,7 +386,7 @@ func (d *headerDecoder) readScalar() (t text, isNull bool, err error) {
 // that are numbers or booleans keep their literal text, null values are
 // left out, and nested objects or arrays keep their raw JSON text.
 func (d *headerDecoder) readExtFields() error {
-	d.ext = d.ext[:0]
+	d.clearExt()
 	d.extSet = false
 	if d.peek() == 'n' {
 		return d.literal("null")
@@ -416,11 +422,7 @@ func (d *headerDecoder) readExtFields() error {
 			return d.scalarError(err, string(d.key))
 		}
 		if !isNull {
-			key, ok := knownExtKey(d.key)
-			if !ok {
-				key = d.toArena(d.key)
-			}
-			d.ext = append(d.ext, extField{key: key, val: val})
+			d.addExt(d.key, val)
 		}
 		d.skipWS()
 		if d.consume(',') {

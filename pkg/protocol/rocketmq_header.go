@@ -134,11 +134,7 @@ func (d *headerDecoder) decodeRocketMQ(header []byte, cmd *Command) error {
 		if err != nil {
 			return err
 		}
-		key, ok := knownExtKey(k)
-		if !ok {
-			key = d.toArena(k)
-		}
-		d.ext = append(d.ext, extField{key: key, val: d.toArena(v)})
+		d.addExt(k, d.toArena(v))
 	}
 	d.finish(cmd)
 	return nil
