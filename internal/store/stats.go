@@ -83,19 +83,17 @@ func storeMax(p *atomic.Int64, v int64) {
 	}
 }
 
-// run returns the sampling loop: one snapshot a second until stopc closes.
-func (st *stats) run(stopc <-chan struct{}) func() {
-	return func() {
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		st.sample(time.Now())
-		for {
-			select {
-			case <-stopc:
-				return
-			case now := <-t.C:
-				st.sample(now)
-			}
+// run is the sampling loop: one snapshot a second until stop closes.
+func (st *stats) run(stop <-chan struct{}) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	st.sample(time.Now())
+	for {
+		select {
+		case <-stop:
+			return
+		case now := <-t.C:
+			st.sample(now)
 		}
 	}
 }

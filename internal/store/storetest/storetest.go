@@ -15,6 +15,7 @@ import (
 
 	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/internal/store/mmapfile"
+	"github.com/rocketgo/rocketgo/internal/vfs/vfstest"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
 )
 
@@ -56,6 +57,32 @@ func DiskAt(used *atomic.Int64) func(string) (uint64, uint64, error) {
 		return total, uint64(total - total*used.Load()/100), nil
 	}
 }
+
+// OnFS returns Options for a store on a vfstest.FS over a new temp dir of t,
+// and the FS: every file operation of the store is traced there and can be
+// failed or lost in a power loss.
+func OnFS(t testing.TB) (store.Options, *vfstest.FS) {
+	fs := vfstest.New(t)
+	o := Options(fs.Root())
+	o.FS = fs
+	return o, fs
+}
+
+// AfterPowerLoss writes what a power loss would leave of the store on fs
+// (vfstest.FS.PowerLoss: only what was synced) into a new temp dir, and
+// returns o moved there, on a new FS over it, for the store to be reopened.
+func AfterPowerLoss(t testing.TB, fs *vfstest.FS, o store.Options) (store.Options, *vfstest.FS) {
+	t.Helper()
+	after, err := fs.PowerLoss(filepath.Join(t.TempDir(), "crashed"))
+	if err != nil {
+		t.Fatalf("power loss: %v", err)
+	}
+	o.RootDir, o.CommitLogDir, o.FS = after.Root(), "", after
+	return o, after
+}
+
+// CommitLogSyncs is the vfstest rule path of the CommitLog's segments.
+const CommitLogSyncs = "commitlog/"
 
 // Open opens and starts a store, and closes it when the test ends.
 func Open(t testing.TB, o store.Options) *store.Store {

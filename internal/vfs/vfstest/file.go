@@ -16,12 +16,11 @@ type file struct {
 	fs    *FS
 	inner vfs.File
 	n     *node
-	path  string
 }
 
 // do runs one file operation: rules, trace, then fn under the FS's lock.
 func (fl *file) do(kind string, fn func() error, args ...any) error {
-	op, err := fl.fs.begin(kind, fl.path, args...)
+	op, err := fl.fs.begin(kind, fl.fs.pathOf(fl.n), args...)
 	if err != nil {
 		return err
 	}
@@ -31,7 +30,8 @@ func (fl *file) do(kind string, fn func() error, args ...any) error {
 	return fn()
 }
 
-func (fl *file) Name() string { return fl.path }
+// Name is where the file is now (it follows renames through the FS).
+func (fl *file) Name() string { return fl.fs.pathOf(fl.n) }
 
 func (fl *file) Read(b []byte) (n int, err error) {
 	err = fl.do(OpRead, func() error { n, err = fl.inner.Read(b); return err }, len(b))
@@ -84,7 +84,7 @@ func (fl *file) Sync() error {
 		}
 		b := make([]byte, st.Size())
 		if _, err := fl.inner.ReadAt(b, 0); err != nil && !errors.Is(err, io.EOF) {
-			return fmt.Errorf("vfstest: read back %s: %w", fl.path, err)
+			return fmt.Errorf("vfstest: read back %s: %w", fl.n.path, err)
 		}
 		fl.n.data = b
 		return nil
@@ -97,18 +97,18 @@ func (fl *file) Map(size int64) (m vfs.Mapping, err error) {
 	err = fl.do(OpMmap, func() error {
 		fd, ok := fl.inner.(interface{ Fd() uintptr })
 		if !ok {
-			return fmt.Errorf("vfstest: %s has no descriptor", fl.path)
+			return fmt.Errorf("vfstest: %s has no descriptor", fl.n.path)
 		}
 		dup, err := unix.Dup(int(fd.Fd()))
 		if err != nil {
-			return fmt.Errorf("vfstest: dup %s: %w", fl.path, err)
+			return fmt.Errorf("vfstest: dup %s: %w", fl.n.path, err)
 		}
 		inner, err := fl.inner.Map(size)
 		if err != nil {
 			unix.Close(dup)
 			return err
 		}
-		m = &mapping{fs: fl.fs, inner: inner, n: fl.n, path: fl.path, fd: os.NewFile(uintptr(dup), fl.path)}
+		m = &mapping{fs: fl.fs, inner: inner, n: fl.n, fd: os.NewFile(uintptr(dup), fl.n.path)}
 		return nil
 	}, size)
 	return m, err
@@ -119,14 +119,13 @@ type mapping struct {
 	fs    *FS
 	inner vfs.Mapping
 	n     *node
-	path  string
 	fd    *os.File
 }
 
 func (m *mapping) Bytes() []byte { return m.inner.Bytes() }
 
 func (m *mapping) do(kind string, fn func() error, args ...any) error {
-	op, err := m.fs.begin(kind, m.path, args...)
+	op, err := m.fs.begin(kind, m.fs.pathOf(m.n), args...)
 	if err != nil {
 		return err
 	}
@@ -145,7 +144,7 @@ func (m *mapping) Sync(off, n int64) error {
 		}
 		b := make([]byte, n)
 		if _, err := m.fd.ReadAt(b, off); err != nil && !errors.Is(err, io.EOF) {
-			return fmt.Errorf("vfstest: read back %s: %w", m.path, err)
+			return fmt.Errorf("vfstest: read back %s: %w", m.n.path, err)
 		}
 		m.n.synced(off, b)
 		return nil

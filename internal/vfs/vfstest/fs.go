@@ -82,6 +82,10 @@ func (f *FS) Count(kind, pattern string) int {
 	return n
 }
 
+// Rel is p relative to the root as the trace and Rule.Path write it, or p
+// itself outside the root.
+func (f *FS) Rel(p string) string { return f.rel(p) }
+
 // rel is p relative to the root, or p itself outside it.
 func (f *FS) rel(p string) string {
 	r, err := filepath.Rel(f.root, p)
@@ -138,7 +142,7 @@ func (f *FS) Create(name string) (vfs.File, error) {
 	if existing == nil {
 		n.tracked = true // new: nothing of it is durable yet
 	}
-	return &file{fs: f, inner: inner, n: n, path: name}, nil
+	return &file{fs: f, inner: inner, n: n}, nil
 }
 
 // Open implements vfs.FS.
@@ -168,7 +172,7 @@ func (f *FS) open(kind, name string, open func(string) (vfs.File, error)) (vfs.F
 	if err != nil {
 		return nil, err
 	}
-	return &file{fs: f, inner: inner, n: n, path: name}, nil
+	return &file{fs: f, inner: inner, n: n}, nil
 }
 
 // Remove implements vfs.FS.
@@ -224,10 +228,13 @@ func (f *FS) Rename(oldname, newname string) error {
 	f.record(op)
 	f.trackParent(oldname)
 	f.trackParent(newname)
-	f.trackTree(oldname)
+	moved := f.trackTree(oldname)
 	replaced := f.trackTree(newname)
 	if err := f.inner.Rename(oldname, newname); err != nil {
 		return err
+	}
+	if len(moved) > 0 {
+		moved[0].path = newname
 	}
 	for _, n := range replaced {
 		delete(f.nodes, n.ino)

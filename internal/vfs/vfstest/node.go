@@ -10,8 +10,9 @@ import (
 
 // node is what a power loss keeps of one inode.
 type node struct {
-	ino uint64
-	dir bool
+	ino  uint64
+	dir  bool
+	path string // where the FS last saw it (files keep their name across a rename)
 	// tracked: the fields below hold the durable state. An untracked node was
 	// never changed, renamed or unlinked through the FS, so what is on disk
 	// at its path is durable.
@@ -36,7 +37,15 @@ func (f *FS) lookup(p string) (*node, error) {
 		n = &node{ino: sys.Ino, dir: st.IsDir()}
 		f.nodes[sys.Ino] = n
 	}
+	n.path = p
 	return n, nil
+}
+
+// pathOf is where n was last seen.
+func (f *FS) pathOf(n *node) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return n.path
 }
 
 // track records the current state of the node at p as its durable state, if
