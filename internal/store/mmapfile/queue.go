@@ -328,6 +328,12 @@ func (q *Queue) Flush(leastPages int) (int64, error) {
 		where = f.Start() + pos
 		if pos < f.Size() {
 			if f != q.Last() {
+				if f.Wrote() > pos {
+					// Written to its end (a BLANK) while we synced, then
+					// followed by a new segment: sync the rest of it.
+					q.flushedWhere.Store(where)
+					continue
+				}
 				where = f.End() // a hole (ConsumeQueue gap) before the next segment
 				q.flushedWhere.Store(where)
 				continue

@@ -151,3 +151,29 @@ func TestCreateAtRejectsMisaligned(t *testing.T) {
 	require.Error(t, err, "must be past the newest")
 }
 
+// A segment written to its end and followed by a new one while its sync runs
+// (the CommitLog's BLANK and the next segment) is synced to its end: its tail
+// is not mistaken for a ConsumeQueue gap. Found by the power-loss double.
+func TestQueueFlushSegmentClosedDuringSync(t *testing.T) {
+	fs := vfstest.New(t)
+	q, err := OpenQueue(fs.Path("q"), testSize, QueueOptions{FS: fs})
+	require.NoError(t, err)
+	defer q.Close()
+	fill(t, q, 100)
+	first := q.Last()
+	once := false
+	fs.Inject(vfstest.Rule{Kind: vfstest.OpMsync, Before: func(vfstest.Op) {
+		if once {
+			return
+		}
+		once = true
+		first.SetWrote(testSize) // the writer closes the segment...
+		_, err := q.CreateAt(testSize) // ...and moves on
+		require.NoError(t, err)
+	}})
+	where, err := q.Flush(0)
+	require.NoError(t, err)
+	require.EqualValues(t, testSize, where)
+	require.EqualValues(t, testSize, first.Flushed(), "the tail written during the sync is synced too")
+	require.Equal(t, 2, fs.Count(vfstest.OpMsync, "q/"+FileName(0)))
+}
