@@ -1,10 +1,13 @@
 package store
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"go.uber.org/zap"
@@ -154,15 +157,20 @@ func (t *queueTable) put(topic string, qid int32, qoff int64, e consumequeue.Ent
 }
 
 // all returns every queue.
+// all returns every queue, ordered by topic and queue id, so that flushes and
+// recovery touch the files in the same order every time (the golden traces).
 func (t *queueTable) all() []*cq {
 	t.mu.RLock()
-	defer t.mu.RUnlock()
 	var out []*cq
 	for _, qs := range t.m {
 		for _, q := range qs {
 			out = append(out, q)
 		}
 	}
+	t.mu.RUnlock()
+	slices.SortFunc(out, func(a, b *cq) int {
+		return cmp.Or(strings.Compare(a.Topic(), b.Topic()), cmp.Compare(a.QueueID(), b.QueueID()))
+	})
 	return out
 }
 
