@@ -167,7 +167,7 @@ func TestQueueFlushSegmentClosedDuringSync(t *testing.T) {
 			return
 		}
 		once = true
-		first.SetWrote(testSize) // the writer closes the segment...
+		first.SetWrote(testSize)       // the writer closes the segment...
 		_, err := q.CreateAt(testSize) // ...and moves on
 		require.NoError(t, err)
 	}})
