@@ -119,6 +119,7 @@ func TestReplicationStatusWinsOverFlushTimeout(t *testing.T) {
 		o.FlushType = store.SyncFlush
 		o.SyncFlushTimeout = 50 * time.Millisecond
 		fs := vfstest.NewAt(o.RootDir)
+		fs.SetDiskUsage(storetest.NoDiskPressure)
 		fs.Inject(vfstest.Rule{Kind: vfstest.OpMsync, Path: storetest.CommitLogSyncs, Before: func(vfstest.Op) { <-release }})
 		o.FS = fs
 	})

@@ -311,7 +311,7 @@ func (c *cleaner) checkDisk() diskState {
 
 // usedRatio is the used share of dir's file system, -1 when unknown.
 func (c *cleaner) usedRatio(dir string) float64 {
-	total, free, err := c.s.opts.DiskUsage(dir)
+	total, free, err := c.s.opts.FS.DiskUsage(dir)
 	if err != nil || total == 0 {
 		c.lg.Warn("cannot measure disk usage", zap.String("dir", dir), zap.Error(err))
 		return -1

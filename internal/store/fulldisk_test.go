@@ -148,7 +148,7 @@ func smallTmpfs(t *testing.T) (mnt, ballast string) {
 // runs the disk check often.
 func tmpfsOptions(mnt string) store.Options {
 	o := storetest.Options(filepath.Join(mnt, "store"))
-	o.DiskUsage = nil
+	o.FS = nil // the production FS: statfs of the tmpfs
 	o.CleanFileForciblyEnable = false
 	o.CleanResourceInterval = 5 * time.Millisecond
 	return o

@@ -105,17 +105,15 @@ type Options struct {
 	// CleanFileForciblyEnable allows deleting segments regardless of age over
 	// DiskSpaceCleanForciblyRatio (cleanFileForciblyEnable, default true).
 	CleanFileForciblyEnable bool
-	// DiskUsage reports the size and free bytes of the file system holding
-	// dir; nil means FS.DiskUsage (statfs, as df counts).
-	DiskUsage func(dir string) (total, free uint64, err error)
 	// OnCleaned is called by the clean service after it deleted files, with
 	// what went; the broker moves consumer offsets that fell below a queue's new
 	// minimum up to it. It runs on the clean goroutine.
 	OnCleaned func(CleanResult)
 
 	// FS is the file system every file of the store is created, read, mapped,
-	// synced and removed through; nil means vfs.Default (the os package).
-	// Tests pass a vfstest.FS to trace, fail or drop operations.
+	// synced and removed through, and whose DiskUsage (statfs, as df counts)
+	// the disk guard reads; nil means vfs.Default (the os package). Tests pass
+	// a vfstest.FS to trace, fail or drop operations, or fake the disk usage.
 	FS vfs.FS
 	// Now is the clock for store timestamps and file expiry; nil means time.Now.
 	Now func() time.Time
@@ -238,9 +236,6 @@ func (o *Options) cleanupDefaults(d Options) error {
 	setDur(&o.DestroyMapedFileIntervalForcibly, d.DestroyMapedFileIntervalForcibly)
 	if o.FS == nil {
 		o.FS = vfs.Default
-	}
-	if o.DiskUsage == nil {
-		o.DiskUsage = o.FS.DiskUsage
 	}
 	return nil
 }

@@ -174,7 +174,7 @@ func (s *Store) RuntimeInfo() map[string]string {
 // diskInfo adds the disk usage keys.
 func (s *Store) diskInfo(m map[string]string) {
 	ratio := func(dir string) string {
-		total, free, err := s.opts.DiskUsage(dir)
+		total, free, err := s.opts.FS.DiskUsage(dir)
 		if err != nil || total == 0 {
 			return "-1"
 		}
@@ -182,7 +182,7 @@ func (s *Store) diskInfo(m map[string]string) {
 	}
 	m["commitLogDiskRatio"] = ratio(s.opts.CommitLogDir)
 	m["consumeQueueDiskRatio"] = ratio(s.opts.consumeQueueDir())
-	if total, free, err := s.opts.DiskUsage(s.opts.CommitLogDir); err == nil {
+	if total, free, err := s.opts.FS.DiskUsage(s.opts.CommitLogDir); err == nil {
 		m["commitLogDirCapacity"] = fmt.Sprintf("Total : %s, Free : %s.", humanBytes(int64(total)), humanBytes(int64(free)))
 	}
 }
