@@ -10,6 +10,8 @@ import (
 
 	"github.com/rocketgo/rocketgo/internal/broker"
 	"github.com/rocketgo/rocketgo/internal/broker/brokertest"
+	"github.com/rocketgo/rocketgo/internal/store/storetest"
+	"github.com/rocketgo/rocketgo/internal/vfs"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 )
 
@@ -28,7 +30,7 @@ func TestDiskFullRefusesSendsUntilSpaceReturns(t *testing.T) {
 	disk := &fakeDisk{}
 	disk.usedPct.Store(10)
 	b := brokertest.Start(t, func(o *broker.Options) {
-		o.Store.DiskUsage = disk.usage
+		o.Store.FS = storetest.WithDiskUsage(vfs.Default, disk.usage)
 		o.Store.CleanResourceInterval = 20 * time.Millisecond
 	})
 	c := b.Dial(t)

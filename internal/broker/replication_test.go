@@ -204,6 +204,8 @@ func TestMasterSuggestsTheSlaveForOldData(t *testing.T) {
 	for i := range 100 {
 		require.EqualValues(t, protocol.Success, send(t, c, "HA_READ", 0, "some body of a message "+strconv.Itoa(i)).Code)
 	}
+	// Under ASYNC_FLUSH a put is answered before it is dispatched: wait for the queue.
+	require.Eventually(t, func() bool { return b.Store().MaxOffsetInQueue("HA_READ", 0) == 100 }, 5*time.Second, time.Millisecond)
 	suggest := func(off int64) int64 {
 		resp := c.Call(brokertest.PullRequest(brokertest.Pull{Group: "CG_READ", Topic: "HA_READ", Offset: off,
 			MaxMsgs: 1, SysFlag: brokertest.PullSubscription, Sub: "*"}))

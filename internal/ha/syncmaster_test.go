@@ -9,8 +9,9 @@ import (
 
 	"github.com/rocketgo/rocketgo/internal/ha"
 	"github.com/rocketgo/rocketgo/internal/store"
-	"github.com/rocketgo/rocketgo/internal/store/mmapfile"
+
 	"github.com/rocketgo/rocketgo/internal/store/storetest"
+	"github.com/rocketgo/rocketgo/internal/vfs/vfstest"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
 )
 
@@ -114,14 +115,13 @@ func TestSyncMasterCloseReleasesWaiters(t *testing.T) {
 // slower than syncFlushTimeout and no slave, the answer is SLAVE_NOT_AVAILABLE.
 func TestReplicationStatusWinsOverFlushTimeout(t *testing.T) {
 	release := make(chan struct{})
-	slowSync := func(f *mmapfile.MappedFile, b []byte) error {
-		<-release
-		return mmapfile.DefaultSync(f, b)
-	}
 	master := openStore(t, t.TempDir(), store.RoleSyncMaster, func(o *store.Options) {
 		o.FlushType = store.SyncFlush
 		o.SyncFlushTimeout = 50 * time.Millisecond
-		o.Sync = slowSync
+		fs := vfstest.NewAt(o.RootDir)
+		fs.SetDiskUsage(storetest.NoDiskPressure)
+		fs.Inject(vfstest.Rule{Kind: vfstest.OpMsync, Path: storetest.CommitLogSyncs, Before: func(vfstest.Op) { <-release }})
+		o.FS = fs
 	})
 	t.Cleanup(func() { close(release) }) // before the store's own cleanup, which flushes
 	startService(t, master, serviceOptions("127.0.0.1:0"))

@@ -7,7 +7,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/rocketgo/rocketgo/internal/broker/configfile"
+	"github.com/rocketgo/rocketgo/internal/vfs"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 )
 
@@ -23,7 +23,7 @@ type kvConfigFile struct {
 // kvConfigPath on every change.
 type KVConfig struct {
 	lg   *zap.Logger
-	file *configfile.Persister
+	file *vfs.Persister
 
 	mu struct {
 		sync.RWMutex
@@ -37,15 +37,15 @@ func NewKVConfig(path string, lg *zap.Logger) (*KVConfig, error) {
 	if lg == nil {
 		lg = zap.NewNop()
 	}
-	kv := &KVConfig{lg: lg, file: configfile.NewPersister(path)}
+	kv := &KVConfig{lg: lg, file: vfs.NewPersister(vfs.Default, path)}
 	kv.mu.table = map[string]map[string]string{}
 	var f kvConfigFile
-	_, fromBak, err := configfile.Read(path, func(data []byte) error {
+	_, fromBak, err := vfs.ReadWithBackup(vfs.Default, path, func(data []byte) error {
 		f = kvConfigFile{}
 		return body.Unmarshal(data, &f)
 	})
 	switch {
-	case errors.Is(err, configfile.ErrNotFound):
+	case errors.Is(err, vfs.ErrNotFound):
 		return kv, nil
 	case err != nil:
 		return nil, fmt.Errorf("namesrv: load kv config: %w", err)

@@ -5,10 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"os"
-	"path/filepath"
+	"io/fs"
 
-	"github.com/rocketgo/rocketgo/internal/store/mmapfile"
+	"github.com/rocketgo/rocketgo/internal/vfs"
 )
 
 // CheckpointSize is the checkpoint file's length (Java StoreCheckpoint).
@@ -86,9 +85,9 @@ func DecodeCheckpoint(b []byte) (Checkpoint, error) {
 // readCheckpoint loads the checkpoint file. A missing file is a zero
 // Checkpoint; so is one that cannot be read or is too short, reported as the
 // error: the checkpoint only narrows recovery, which then reads everything.
-func readCheckpoint(path string) (Checkpoint, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
+func readCheckpoint(fsys vfs.FS, path string) (Checkpoint, error) {
+	b, err := vfs.ReadFile(fsys, path)
+	if errors.Is(err, fs.ErrNotExist) {
 		return Checkpoint{}, nil
 	}
 	if err != nil {
@@ -97,27 +96,11 @@ func readCheckpoint(path string) (Checkpoint, error) {
 	return DecodeCheckpoint(b)
 }
 
-// writeCheckpoint replaces the checkpoint file atomically: temp file, fsync,
-// rename, directory fsync.
-func writeCheckpoint(path string, c Checkpoint) error {
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return fmt.Errorf("store: write checkpoint %s: %w", tmp, err)
+// writeCheckpoint replaces the checkpoint file atomically (vfs.WriteFile:
+// temp file, fsync, rename, directory fsync).
+func writeCheckpoint(fsys vfs.FS, path string, c Checkpoint) error {
+	if err := vfs.WriteFile(fsys, path, c.Encode()); err != nil {
+		return fmt.Errorf("store: write checkpoint: %w", err)
 	}
-	_, err = f.Write(c.Encode())
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("store: write checkpoint %s: %w", path, err)
-	}
-	return mmapfile.SyncDir(filepath.Dir(path))
+	return nil
 }

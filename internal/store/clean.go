@@ -3,7 +3,6 @@ package store
 import (
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -77,19 +76,17 @@ func newCleaner(s *Store) *cleaner {
 
 // run is the clean goroutine: a pass every CleanResourceInterval, and one as
 // soon as a put found no disk space for a new segment.
-func (c *cleaner) run(stopc <-chan struct{}) func() {
-	return func() {
-		t := time.NewTicker(c.s.opts.CleanResourceInterval)
-		defer t.Stop()
-		for {
-			select {
-			case <-stopc:
-				return
-			case <-t.C:
-			case <-c.kickc:
-			}
-			c.runOnce()
+func (c *cleaner) run(stop <-chan struct{}) {
+	t := time.NewTicker(c.s.opts.CleanResourceInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		case <-c.kickc:
 		}
+		c.runOnce()
 	}
 }
 
@@ -186,7 +183,7 @@ func (c *cleaner) deleteSegments(now time.Time, reserved time.Duration, force bo
 		if force {
 			return true
 		}
-		st, err := os.Stat(f.Path())
+		st, err := c.s.opts.FS.Stat(f.Path())
 		return err == nil && !now.Before(st.ModTime().Add(reserved))
 	})
 	for _, f := range gone {
@@ -314,7 +311,7 @@ func (c *cleaner) checkDisk() diskState {
 
 // usedRatio is the used share of dir's file system, -1 when unknown.
 func (c *cleaner) usedRatio(dir string) float64 {
-	total, free, err := c.s.opts.DiskUsage(dir)
+	total, free, err := c.s.opts.FS.DiskUsage(dir)
 	if err != nil || total == 0 {
 		c.lg.Warn("cannot measure disk usage", zap.String("dir", dir), zap.Error(err))
 		return -1

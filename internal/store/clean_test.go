@@ -15,6 +15,7 @@ import (
 
 	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/internal/store/storetest"
+	"github.com/rocketgo/rocketgo/internal/vfs"
 )
 
 // clock is a settable store clock.
@@ -56,7 +57,7 @@ func cleanStore(t *testing.T, mod func(*store.Options)) (*store.Store, *clock, *
 	o := storetest.Options(t.TempDir())
 	clk, used := newClock(), new(atomic.Int64)
 	used.Store(10)
-	o.Now, o.DiskUsage = clk.Now, storetest.DiskAt(used)
+	o.Now, o.FS = clk.Now, storetest.WithDiskUsage(vfs.Default, storetest.DiskAt(used))
 	o.CleanResourceInterval = time.Hour
 	o.MaxIndexNum = 100
 	if mod != nil {
@@ -170,7 +171,7 @@ func TestDiskFullRefusesPutsUntilSpaceReturns(t *testing.T) {
 	o := storetest.Options(t.TempDir())
 	used := new(atomic.Int64)
 	used.Store(91)
-	o.DiskUsage = storetest.DiskAt(used)
+	o.FS = storetest.WithDiskUsage(vfs.Default, storetest.DiskAt(used))
 	o.CleanResourceInterval = 5 * time.Millisecond
 	o.CleanFileForciblyEnable = false
 	s := storetest.Open(t, o)
@@ -208,7 +209,7 @@ func TestCleanReportsSegmentsStillMapped(t *testing.T) {
 	o := storetest.Options(t.TempDir())
 	clk, used := newClock(), new(atomic.Int64)
 	used.Store(86) // forcibly
-	o.Now, o.DiskUsage, o.CleanResourceInterval = clk.Now, storetest.DiskAt(used), time.Hour
+	o.Now, o.FS, o.CleanResourceInterval = clk.Now, storetest.WithDiskUsage(vfs.Default, storetest.DiskAt(used)), time.Hour
 	s, err := store.Open(o, zap.New(core), nil)
 	require.NoError(t, err)
 	s.Start()
@@ -244,10 +245,10 @@ func TestCleanOptionsValidated(t *testing.T) {
 	require.True(t, d.CleanFileForciblyEnable)
 }
 
-// The real disk (statfs) is measured when no seam is given.
+// The real disk (statfs) is measured on the production FS.
 func TestDiskUsageDefault(t *testing.T) {
 	o := storetest.Options(t.TempDir())
-	o.DiskUsage = nil
+	o.FS = nil
 	o.DiskSpaceWarningLevelRatio = 100 // whatever this machine's disk holds
 	s := storetest.Open(t, o)
 	mustPut(t, s, storetest.Msg("T", 0, nil, nil))

@@ -3,12 +3,12 @@ package store
 import (
 	"fmt"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
 
+	"github.com/rocketgo/rocketgo/internal/lifecycle"
 	"github.com/rocketgo/rocketgo/internal/store/commitlog"
 	"github.com/rocketgo/rocketgo/internal/store/consumequeue"
 	"github.com/rocketgo/rocketgo/internal/store/mmapfile"
@@ -61,28 +61,25 @@ type dispatcher struct {
 	only      map[commitlog.QueueKey]bool  // rebuild: dispatch only to these queues
 	onSegment func(f *mmapfile.MappedFile) // progress: called for every segment entered
 
-	stopc chan struct{}
-	donec chan struct{}
-	once  sync.Once
+	g lifecycle.Group // the dispatch goroutine
 }
 
 func newDispatcher(s *Store) *dispatcher {
-	return &dispatcher{s: s, topics: make(map[string]string), stopc: make(chan struct{}), donec: make(chan struct{})}
+	return &dispatcher{s: s, topics: make(map[string]string)}
 }
 
 func (d *dispatcher) start() {
 	d.live = true
-	go d.run()
+	d.g.Go(d.run)
 }
 
-func (d *dispatcher) run() {
-	defer close(d.donec)
+func (d *dispatcher) run(stop <-chan struct{}) {
 	t := time.NewTicker(dispatchRetry)
 	defer t.Stop()
 	for {
 		d.pass(d.s.cl.ReadableOffset())
 		select {
-		case <-d.stopc:
+		case <-stop:
 			return
 		case <-d.s.cl.Readable():
 		case <-t.C:
@@ -90,15 +87,11 @@ func (d *dispatcher) run() {
 	}
 }
 
-// stop ends the goroutine after a last pass up to the end of the log.
-func (d *dispatcher) stop(started bool) {
-	d.once.Do(func() {
-		close(d.stopc)
-		if started {
-			<-d.donec
-		}
-		d.pass(d.s.cl.MaxOffset())
-	})
+// stop ends the goroutine, if it was started, and makes a last pass up to the
+// end of the log. The store calls it once, from Close.
+func (d *dispatcher) stop() {
+	d.g.Stop()
+	d.pass(d.s.cl.MaxOffset())
 }
 
 // pass dispatches up to limit and logs the first failure of a run of them.

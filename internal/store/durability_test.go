@@ -1,13 +1,13 @@
 package store_test
 
 import (
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -17,8 +17,8 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/rocketgo/rocketgo/internal/store"
-	"github.com/rocketgo/rocketgo/internal/store/mmapfile"
 	"github.com/rocketgo/rocketgo/internal/store/storetest"
+	"github.com/rocketgo/rocketgo/internal/vfs/vfstest"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
 )
 
@@ -133,15 +133,14 @@ func crashRecoveryScope(t *testing.T, keyed bool) {
 // Under SYNC_FLUSH a pull never returns a record the CommitLog has not synced,
 // even while syncs are held back and puts pile up behind them.
 func TestSyncFlushPullsNeverPassTheFlushedOffset(t *testing.T) {
-	o := storetest.Options(t.TempDir())
+	o, fs := storetest.OnFS(t)
 	o.FlushType = store.SyncFlush
 	tokens := make(chan struct{})
 	var entered atomic.Int64 // syncs that reached the seam
-	o.Sync = func(f *mmapfile.MappedFile, b []byte) error {
+	fs.Inject(vfstest.Rule{Kind: vfstest.OpMsync, Path: storetest.CommitLogSyncs, Before: func(vfstest.Op) {
 		entered.Add(1)
 		<-tokens // closed at the end: every sync passes
-		return mmapfile.DefaultSync(f, b)
-	}
+	}})
 	s := storetest.Open(t, o)
 	var stop atomic.Bool
 	var wg sync.WaitGroup
@@ -193,17 +192,17 @@ func TestSyncFlushPullsNeverPassTheFlushedOffset(t *testing.T) {
 	}
 }
 
-// Power loss under SYNC_FLUSH: a copy of the live store taken while producers
-// run, with garbage in place of everything past what was synced, recovers
-// every acknowledged message.
+// Power loss under SYNC_FLUSH: what a power loss leaves of the live store
+// while producers run (vfstest: only what was synced, in the CommitLog, the
+// ConsumeQueues, the index, the checkpoint and the directories), with garbage
+// in place of everything in the CommitLog past what was synced, recovers every
+// acknowledged message.
 func TestPowerLossKeepsEveryAcknowledgedMessage(t *testing.T) {
-	dir := t.TempDir()
-	o := storetest.Options(dir)
+	o, fs := storetest.OnFS(t)
 	o.FlushType = store.SyncFlush
-	o.Sync = func(f *mmapfile.MappedFile, b []byte) error {
+	fs.Inject(vfstest.Rule{Kind: vfstest.OpMsync, Path: storetest.CommitLogSyncs, Before: func(vfstest.Op) {
 		time.Sleep(200 * time.Microsecond) // a slow disk: writes pile up unsynced
-		return mmapfile.DefaultSync(f, b)
-	}
+	}})
 	s := storetest.Open(t, o)
 	type ack struct {
 		qid  int32
@@ -239,11 +238,10 @@ func TestPowerLossKeepsEveryAcknowledgedMessage(t *testing.T) {
 		before := append([]ack(nil), acked...)
 		mu.Unlock()
 		synced := s.CommitLogFlushedOffset() // every ack above returned after this was reached
-		crashed := t.TempDir()
-		storetest.CopyDir(t, dir, crashed)
-		storetest.GarbleCommitLogAfter(t, filepath.Join(crashed, "commitlog"), storetest.SegmentSize, synced, rng)
+		o2, _ := storetest.AfterPowerLoss(t, fs, o)
+		storetest.GarbleCommitLogAfter(t, filepath.Join(o2.RootDir, "commitlog"), storetest.SegmentSize, synced, rng)
 
-		s2, err := store.Open(storetest.Options(crashed), zap.NewNop(), nil)
+		s2, err := store.Open(o2, zap.NewNop(), nil)
 		require.NoError(t, err)
 		s2.Start()
 		require.False(t, s2.Recovery().Clean)
@@ -262,28 +260,21 @@ func TestPowerLossKeepsEveryAcknowledgedMessage(t *testing.T) {
 
 // Under ASYNC_FLUSH a failed background sync turns the store read-only too.
 func TestFailedAsyncFlushMakesStoreReadOnly(t *testing.T) {
-	dir := t.TempDir()
-	o := storetest.Options(dir)
-	var fail atomic.Bool
-	o.Sync = func(f *mmapfile.MappedFile, b []byte) error {
-		if fail.Load() {
-			return errors.New("injected EIO")
-		}
-		return mmapfile.DefaultSync(f, b)
-	}
+	o, fs := storetest.OnFS(t)
+	dir := o.RootDir
 	s, err := store.Open(o, zap.NewNop(), nil)
 	require.NoError(t, err)
 	s.Start()
 	mustPut(t, s, storetest.Msg("T", 0, []byte("durable"), nil))
 	require.Eventually(t, func() bool { return s.CommitLogFlushedOffset() == s.CommitLogMaxOffset() }, 5*time.Second, time.Millisecond)
 	flushed := s.CommitLogFlushedOffset()
-	fail.Store(true)
+	fs.Fail(vfstest.OpMsync, storetest.CommitLogSyncs, 0, syscall.EIO)
 	mustPut(t, s, storetest.Msg("T", 0, []byte("acknowledged, never durable"), nil))
 	require.Eventually(t, func() bool { return !s.IsWritable() }, 5*time.Second, time.Millisecond)
 	r := s.PutMessage(storetest.Msg("T", 0, nil, nil))
 	require.Equal(t, store.ServiceNotAvailable, r.Status)
 	require.Contains(t, r.Remark, "read-only")
-	require.Contains(t, r.Remark, "injected EIO")
+	require.Contains(t, r.Remark, syscall.EIO.Error())
 	require.Equal(t, flushed, s.CommitLogFlushedOffset(), "a failed sync never advances the flushed offset")
 	require.Error(t, s.Close())
 	_, err = os.Stat(filepath.Join(dir, "abort"))

@@ -57,3 +57,6 @@ func (s *Store) checkEntry(topic string, qid int32, qoff, phy int64, size int32)
 		return nil
 	})
 }
+
+// WriteCheckpoint replaces the checkpoint file at path on fsys, as the store does.
+var WriteCheckpoint = writeCheckpoint

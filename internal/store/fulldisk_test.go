@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -13,8 +12,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/rocketgo/rocketgo/internal/store"
-	"github.com/rocketgo/rocketgo/internal/store/mmapfile"
 	"github.com/rocketgo/rocketgo/internal/store/storetest"
+	"github.com/rocketgo/rocketgo/internal/vfs/vfstest"
 )
 
 // fillUntilRefused puts 1000-byte messages into T/0 until one is refused (at
@@ -52,19 +51,13 @@ func TestFullDiskAtSegmentCreation(t *testing.T) {
 	for _, ft := range []store.FlushType{store.AsyncFlush, store.SyncFlush} {
 		for _, prealloc := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%v/preallocate=%v", ft, prealloc), func(t *testing.T) {
-				dir := t.TempDir()
-				o := storetest.Options(dir)
+				o, fs := storetest.OnFS(t)
 				o.FlushType, o.Preallocate = ft, prealloc
-				var full atomic.Bool
-				o.CreateSegment = func(path string, start, size int64) (*mmapfile.MappedFile, error) {
-					if full.Load() {
-						return nil, fmt.Errorf("mmapfile: allocate %s.tmp: %w", path, syscall.ENOSPC)
-					}
-					return mmapfile.Create(path, start, size)
-				}
 				s := storetest.Open(t, o)
 				mustPut(t, s, storetest.Msg("T", 0, body(0, 1000), nil))
-				full.Store(true)
+				// The disk fills: fallocate of any new CommitLog segment
+				// (in the put or in the preallocation goroutine) fails.
+				full := fs.Fail(vfstest.OpFallocate, storetest.CommitLogSyncs, 0, syscall.ENOSPC)
 				acked, r := fillUntilRefused(t, s, 500)
 				acked = append([]store.PutResult{{WroteOffset: 0}}, acked...)
 				require.Equal(t, store.CreateMappedFileFailed, r.Status)
@@ -76,7 +69,7 @@ func TestFullDiskAtSegmentCreation(t *testing.T) {
 				require.Equal(t, store.CreateMappedFileFailed, again.Status)
 				requireAll(t, s, acked)
 
-				full.Store(false)
+				full()
 				ok := mustPut(t, s, storetest.Msg("T", 0, body(len(acked), 1000), nil))
 				require.EqualValues(t, len(acked), ok.QueueOffset, "no queue offset was used by the refused puts")
 				require.Equal(t, s.CommitLogMaxOffset()-int64(ok.WroteBytes), ok.WroteOffset)
@@ -155,7 +148,7 @@ func smallTmpfs(t *testing.T) (mnt, ballast string) {
 // runs the disk check often.
 func tmpfsOptions(mnt string) store.Options {
 	o := storetest.Options(filepath.Join(mnt, "store"))
-	o.DiskUsage = nil
+	o.FS = nil // the production FS: statfs of the tmpfs
 	o.CleanFileForciblyEnable = false
 	o.CleanResourceInterval = 5 * time.Millisecond
 	return o

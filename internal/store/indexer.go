@@ -64,6 +64,7 @@ func openIndex(o *Options, clean bool, cp Checkpoint, cl *commitlog.CommitLog, l
 			return m.StoreTimestamp
 		},
 		Now: o.Now,
+		FS:  o.FS,
 	}, lg)
 	if err != nil {
 		return nil, err

@@ -15,13 +15,13 @@ import (
 // (with the index) every FlushConsumeQueueThoroughInterval, or as soon as the
 // dispatcher has been idle for an interval while the checkpoint lags behind
 // it; each flush may advance the checkpoint (see flushLogics).
-func (s *Store) runLogicsFlush() {
+func (s *Store) runLogicsFlush(stop <-chan struct{}) {
 	t := time.NewTicker(s.opts.FlushIntervalConsumeQueue)
 	defer t.Stop()
 	last, lastDispatched := time.Now(), int64(-1)
 	for {
 		select {
-		case <-s.loop.stopc:
+		case <-stop:
 			return
 		case <-t.C:
 		}
@@ -99,7 +99,7 @@ func (s *Store) advanceCheckpoint(full bool, durable, dispatched, logicsTS, flus
 	if !full && c == s.cpLast {
 		return nil
 	}
-	if err := writeCheckpoint(s.opts.checkpointPath(), c); err != nil {
+	if err := writeCheckpoint(s.opts.FS, s.opts.checkpointPath(), c); err != nil {
 		return err
 	}
 	s.cpLast = c

@@ -11,6 +11,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/store/commitlog"
 	"github.com/rocketgo/rocketgo/internal/store/consumequeue"
 	"github.com/rocketgo/rocketgo/internal/store/mmapfile"
+	"github.com/rocketgo/rocketgo/internal/vfs"
 )
 
 // FlushType selects how puts are made durable (Java flushDiskType).
@@ -104,21 +105,16 @@ type Options struct {
 	// CleanFileForciblyEnable allows deleting segments regardless of age over
 	// DiskSpaceCleanForciblyRatio (cleanFileForciblyEnable, default true).
 	CleanFileForciblyEnable bool
-	// DiskUsage reports the size and free bytes of the file system holding
-	// dir; nil means mmapfile.DiskUsage (statfs, as df counts). Tests fake a
-	// full disk here.
-	DiskUsage func(dir string) (total, free uint64, err error)
 	// OnCleaned is called by the clean service after it deleted files, with
 	// what went; the broker moves consumer offsets that fell below a queue's new
 	// minimum up to it. It runs on the clean goroutine.
 	OnCleaned func(CleanResult)
 
-	// Sync makes flushed CommitLog ranges durable; nil means msync. Tests
-	// inject failures here.
-	Sync mmapfile.SyncFunc
-	// CreateSegment makes new CommitLog segment files; nil means
-	// mmapfile.Create. Tests inject a full disk here.
-	CreateSegment mmapfile.CreateFunc
+	// FS is the file system every file of the store is created, read, mapped,
+	// synced and removed through, and whose DiskUsage (statfs, as df counts)
+	// the disk guard reads; nil means vfs.Default (the os package). Tests pass
+	// a vfstest.FS to trace, fail or drop operations, or fake the disk usage.
+	FS vfs.FS
 	// Now is the clock for store timestamps and file expiry; nil means time.Now.
 	Now func() time.Time
 }
@@ -238,8 +234,8 @@ func (o *Options) cleanupDefaults(d Options) error {
 	setInt(&o.DiskSpaceWarningLevelRatio, d.DiskSpaceWarningLevelRatio)
 	setDur(&o.CleanResourceInterval, d.CleanResourceInterval)
 	setDur(&o.DestroyMapedFileIntervalForcibly, d.DestroyMapedFileIntervalForcibly)
-	if o.DiskUsage == nil {
-		o.DiskUsage = mmapfile.DiskUsage
+	if o.FS == nil {
+		o.FS = vfs.Default
 	}
 	return nil
 }
@@ -275,8 +271,7 @@ func (o *Options) commitLogOptions() commitlog.Options {
 		CheckCRCOnRecover:     o.CheckCRCOnRecover,
 		StoreHost:             o.StoreHost,
 		Preallocate:           o.Preallocate,
-		Sync:                  o.Sync,
-		CreateSegment:         o.CreateSegment,
+		FS:                    o.FS,
 		Now:                   o.Now,
 	}
 }

@@ -1,16 +1,19 @@
 package store
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"go.uber.org/zap"
 
 	"github.com/rocketgo/rocketgo/internal/store/consumequeue"
+	"github.com/rocketgo/rocketgo/internal/vfs"
 )
 
 type cq = consumequeue.ConsumeQueue
@@ -38,10 +41,10 @@ func newQueueTable(root string, opts consumequeue.Options, lg *zap.Logger) *queu
 func (t *queueTable) load(clean bool) error {
 	t.clean = clean
 	defer func() { t.clean = false }() // queues created later are new
-	if err := os.MkdirAll(t.root, 0o755); err != nil {
-		return fmt.Errorf("store: mkdir %s: %w", t.root, err)
+	if err := vfs.MkdirAll(t.opts.FS, t.root); err != nil {
+		return fmt.Errorf("store: %w", err)
 	}
-	topics, err := os.ReadDir(t.root)
+	topics, err := t.opts.FS.ReadDir(t.root)
 	if err != nil {
 		return fmt.Errorf("store: read %s: %w", t.root, err)
 	}
@@ -50,7 +53,7 @@ func (t *queueTable) load(clean bool) error {
 			continue
 		}
 		t.dirs[td.Name()] = true
-		ids, err := os.ReadDir(filepath.Join(t.root, td.Name()))
+		ids, err := t.opts.FS.ReadDir(filepath.Join(t.root, td.Name()))
 		if err != nil {
 			return fmt.Errorf("store: read %s: %w", td.Name(), err)
 		}
@@ -154,15 +157,20 @@ func (t *queueTable) put(topic string, qid int32, qoff int64, e consumequeue.Ent
 }
 
 // all returns every queue.
+// all returns every queue, ordered by topic and queue id, so that flushes and
+// recovery touch the files in the same order every time (the golden traces).
 func (t *queueTable) all() []*cq {
 	t.mu.RLock()
-	defer t.mu.RUnlock()
 	var out []*cq
 	for _, qs := range t.m {
 		for _, q := range qs {
 			out = append(out, q)
 		}
 	}
+	t.mu.RUnlock()
+	slices.SortFunc(out, func(a, b *cq) int {
+		return cmp.Or(strings.Compare(a.Topic(), b.Topic()), cmp.Compare(a.QueueID(), b.QueueID()))
+	})
 	return out
 }
 
@@ -187,7 +195,7 @@ func (t *queueTable) removeTopic(topic string) (int, error) {
 	for _, q := range qs {
 		errs = append(errs, q.Destroy())
 	}
-	if err := os.RemoveAll(filepath.Join(t.root, topic)); err != nil {
+	if err := t.opts.FS.RemoveAll(filepath.Join(t.root, topic)); err != nil {
 		errs = append(errs, err)
 	}
 	return len(qs), errors.Join(errs...)

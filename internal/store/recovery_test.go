@@ -2,12 +2,12 @@ package store_test
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -15,8 +15,8 @@ import (
 	"go.uber.org/zap/zaptest"
 
 	"github.com/rocketgo/rocketgo/internal/store"
-	"github.com/rocketgo/rocketgo/internal/store/mmapfile"
 	"github.com/rocketgo/rocketgo/internal/store/storetest"
+	"github.com/rocketgo/rocketgo/internal/vfs/vfstest"
 )
 
 type queueKey struct {
@@ -135,16 +135,14 @@ func TestCrashKeepsEverythingAcknowledgedUnderSyncFlush(t *testing.T) {
 }
 
 func TestCrashLosesOnlyUnflushedTail(t *testing.T) {
-	dir, crashed := t.TempDir(), t.TempDir()
-	o := storetest.Options(dir)
+	o, fs := storetest.OnFS(t)
 	var frozen atomic.Bool
 	gate := make(chan struct{})
-	o.Sync = func(f *mmapfile.MappedFile, b []byte) error {
+	fs.Inject(vfstest.Rule{Kind: vfstest.OpMsync, Path: storetest.CommitLogSyncs, Before: func(vfstest.Op) {
 		if frozen.Load() {
 			<-gate
 		}
-		return mmapfile.DefaultSync(f, b)
-	}
+	}})
 	s := storetest.Open(t, o)
 	t.Cleanup(func() { close(gate) }) // runs before the store's Close
 	var first []store.PutResult
@@ -160,9 +158,10 @@ func TestCrashLosesOnlyUnflushedTail(t *testing.T) {
 	waitDispatched(t, s)
 	require.EqualValues(t, 180, s.MaxOffsetInQueue("T", 0), "ASYNC_FLUSH serves unflushed records")
 
-	storetest.CopyDir(t, dir, crashed)
-	storetest.LoseCommitLogAfter(t, filepath.Join(crashed, "commitlog"), storetest.SegmentSize, flushed)
-	s2 := storetest.Open(t, storetest.Options(crashed))
+	// A power loss now: what was not synced is lost, in the CommitLog and
+	// everywhere else.
+	o2, _ := storetest.AfterPowerLoss(t, fs, o)
+	s2 := storetest.Open(t, o2)
 	require.Equal(t, flushed, s2.CommitLogMaxOffset())
 	require.EqualValues(t, 150, s2.MaxOffsetInQueue("T", 0), "entries pointing past the recovered end are cut")
 	got := pullAll(t, s2, "T", 0)
@@ -218,17 +217,16 @@ func TestCrashEmptiesQueue(t *testing.T) {
 }
 
 func TestSyncFlushServesOnlyDurableRecords(t *testing.T) {
-	o := storetest.Options(t.TempDir())
+	o, fs := storetest.OnFS(t)
 	o.FlushType = store.SyncFlush
 	gate := make(chan struct{})
 	var blocked atomic.Bool
 	blocked.Store(true)
-	o.Sync = func(f *mmapfile.MappedFile, b []byte) error {
+	fs.Inject(vfstest.Rule{Kind: vfstest.OpMsync, Path: storetest.CommitLogSyncs, Before: func(vfstest.Op) {
 		if blocked.Load() {
 			<-gate
 		}
-		return mmapfile.DefaultSync(f, b)
-	}
+	}})
 	s := storetest.Open(t, o)
 	var once sync.Once
 	release := func() { once.Do(func() { blocked.Store(false); close(gate) }) }
@@ -245,24 +243,17 @@ func TestSyncFlushServesOnlyDurableRecords(t *testing.T) {
 }
 
 func TestFailedFlushPoisonsStore(t *testing.T) {
-	dir := t.TempDir()
-	o := storetest.Options(dir)
+	o, fs := storetest.OnFS(t)
+	dir := o.RootDir
 	o.FlushType = store.SyncFlush
-	var fail atomic.Bool
-	o.Sync = func(f *mmapfile.MappedFile, b []byte) error {
-		if fail.Load() {
-			return errors.New("injected EIO")
-		}
-		return mmapfile.DefaultSync(f, b)
-	}
 	s, err := store.Open(o, zaptest.NewLogger(t), nil)
 	require.NoError(t, err)
 	s.Start()
 	ok := mustPut(t, s, storetest.Msg("T", 0, []byte("durable"), nil))
-	fail.Store(true)
+	fs.Fail(vfstest.OpMsync, storetest.CommitLogSyncs, 0, syscall.EIO)
 	r := s.PutMessage(storetest.Msg("T", 0, []byte("not durable"), nil))
 	require.Equal(t, store.ServiceNotAvailable, r.Status)
-	require.Contains(t, r.Remark, "injected EIO")
+	require.Contains(t, r.Remark, syscall.EIO.Error())
 	require.False(t, s.IsWritable())
 	r = s.PutMessage(storetest.Msg("T", 0, []byte("refused"), nil))
 	require.Equal(t, store.ServiceNotAvailable, r.Status)

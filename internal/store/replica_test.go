@@ -10,8 +10,8 @@ import (
 
 	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/internal/store/commitlog"
-	"github.com/rocketgo/rocketgo/internal/store/mmapfile"
 	"github.com/rocketgo/rocketgo/internal/store/storetest"
+	"github.com/rocketgo/rocketgo/internal/vfs/vfstest"
 )
 
 func roleOptions(dir string, role store.Role) store.Options {
@@ -123,16 +123,15 @@ func TestSlaveKeepsTheRequestedOffset(t *testing.T) {
 // disk does not hold yet.
 func TestReadCommitLogFollowsTheFlushedEndUnderSyncFlush(t *testing.T) {
 	hold := make(chan struct{})
-	o := storetest.Options(t.TempDir())
+	o, fs := storetest.OnFS(t)
 	o.FlushType = store.SyncFlush
 	o.SyncFlushTimeout = 50 * time.Millisecond
 	var blocking atomic.Bool
-	o.Sync = func(f *mmapfile.MappedFile, b []byte) error {
+	fs.Inject(vfstest.Rule{Kind: vfstest.OpMsync, Path: storetest.CommitLogSyncs, Before: func(vfstest.Op) {
 		if blocking.Load() {
 			<-hold
 		}
-		return mmapfile.DefaultSync(f, b)
-	}
+	}})
 	s, err := store.Open(o, nil, nil)
 	require.NoError(t, err)
 	s.Start()

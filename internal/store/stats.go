@@ -83,19 +83,17 @@ func storeMax(p *atomic.Int64, v int64) {
 	}
 }
 
-// run returns the sampling loop: one snapshot a second until stopc closes.
-func (st *stats) run(stopc <-chan struct{}) func() {
-	return func() {
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		st.sample(time.Now())
-		for {
-			select {
-			case <-stopc:
-				return
-			case now := <-t.C:
-				st.sample(now)
-			}
+// run is the sampling loop: one snapshot a second until stop closes.
+func (st *stats) run(stop <-chan struct{}) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	st.sample(time.Now())
+	for {
+		select {
+		case <-stop:
+			return
+		case now := <-t.C:
+			st.sample(now)
 		}
 	}
 }
@@ -176,7 +174,7 @@ func (s *Store) RuntimeInfo() map[string]string {
 // diskInfo adds the disk usage keys.
 func (s *Store) diskInfo(m map[string]string) {
 	ratio := func(dir string) string {
-		total, free, err := s.opts.DiskUsage(dir)
+		total, free, err := s.opts.FS.DiskUsage(dir)
 		if err != nil || total == 0 {
 			return "-1"
 		}
@@ -184,7 +182,7 @@ func (s *Store) diskInfo(m map[string]string) {
 	}
 	m["commitLogDiskRatio"] = ratio(s.opts.CommitLogDir)
 	m["consumeQueueDiskRatio"] = ratio(s.opts.consumeQueueDir())
-	if total, free, err := s.opts.DiskUsage(s.opts.CommitLogDir); err == nil {
+	if total, free, err := s.opts.FS.DiskUsage(s.opts.CommitLogDir); err == nil {
 		m["commitLogDirCapacity"] = fmt.Sprintf("Total : %s, Free : %s.", humanBytes(int64(total)), humanBytes(int64(free)))
 	}
 }

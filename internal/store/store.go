@@ -3,7 +3,8 @@ package store
 import (
 	"errors"
 	"fmt"
-	"os"
+	"io"
+	"io/fs"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -11,9 +12,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 
+	"github.com/rocketgo/rocketgo/internal/lifecycle"
 	"github.com/rocketgo/rocketgo/internal/store/commitlog"
 	"github.com/rocketgo/rocketgo/internal/store/consumequeue"
-	"github.com/rocketgo/rocketgo/internal/store/mmapfile"
+	"github.com/rocketgo/rocketgo/internal/vfs"
 )
 
 // ErrClosed reports use of a closed store.
@@ -23,7 +25,7 @@ var ErrClosed = errors.New("store: closed")
 type Store struct {
 	opts Options
 	lg   *zap.Logger
-	lock *mmapfile.FileLock
+	lock io.Closer // flock on RootDir/lock
 
 	cl      *commitlog.CommitLog
 	cqs     *queueTable
@@ -45,9 +47,8 @@ type Store struct {
 	replicator atomic.Pointer[replicatorBox] // a master's replication service (replica.go)
 
 	closed    atomic.Bool
-	started   atomic.Bool
 	bootTime  time.Time
-	loop      loop // ConsumeQueue flush and statistics
+	loop      lifecycle.Group // ConsumeQueue flush, statistics, clean service
 	startOnce sync.Once
 	closeOnce sync.Once
 	closeErr  error
@@ -65,14 +66,14 @@ func Open(opts Options, lg *zap.Logger, reg prometheus.Registerer) (*Store, erro
 		lg = zap.NewNop()
 	}
 	lg = lg.With(zap.String("store", o.RootDir))
-	if err := os.MkdirAll(o.RootDir, 0o755); err != nil {
-		return nil, fmt.Errorf("store: mkdir %s: %w", o.RootDir, err)
-	}
-	lock, err := mmapfile.Lock(o.lockPath())
-	if err != nil {
+	if err := vfs.MkdirAll(o.FS, o.RootDir); err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	s := &Store{opts: o, lg: lg, lock: lock, bootTime: time.Now(), loop: newLoop()}
+	lock, err := o.FS.Lock(o.lockPath())
+	if err != nil {
+		return nil, fmt.Errorf("store: lock %s (is another broker using this store?): %w", o.lockPath(), err)
+	}
+	s := &Store{opts: o, lg: lg, lock: lock, bootTime: time.Now()}
 	s.stats = newStats()
 	if err := s.open(); err != nil {
 		s.release()
@@ -95,15 +96,15 @@ func Open(opts Options, lg *zap.Logger, reg prometheus.Registerer) (*Store, erro
 // open loads and recovers every part.
 func (s *Store) open() error {
 	o := &s.opts
-	_, err := os.Stat(o.abortPath())
-	clean := errors.Is(err, os.ErrNotExist)
-	cp, err := readCheckpoint(o.checkpointPath())
+	_, err := o.FS.Stat(o.abortPath())
+	clean := errors.Is(err, fs.ErrNotExist)
+	cp, err := readCheckpoint(o.FS, o.checkpointPath())
 	if err != nil {
 		s.lg.Warn("ignoring the checkpoint: recovery reads the whole log", zap.Error(err))
 	}
 	s.lg.Info("opening message store", zap.Bool("lastExitOK", clean), zap.String("flushDiskType", o.FlushType.String()),
 		zap.Int64("checkpointFlushedOffset", cp.FlushedOffset), zap.Int64("checkpointDispatchedOffset", cp.DispatchedOffset))
-	if s.deleted, err = loadTombstones(o.tombstonePath()); err != nil {
+	if s.deleted, err = loadTombstones(o.FS, o.tombstonePath()); err != nil {
 		return err
 	}
 	clOpts := o.commitLogOptions()
@@ -113,7 +114,7 @@ func (s *Store) open() error {
 		return fmt.Errorf("store: %w", err)
 	}
 	s.cqs = newQueueTable(o.consumeQueueDir(), consumequeue.Options{
-		EntriesPerFile: o.CQEntriesPerFile, Logger: s.lg.Named("consumequeue"),
+		EntriesPerFile: o.CQEntriesPerFile, FS: o.FS, Logger: s.lg.Named("consumequeue"),
 	}, s.lg)
 	if err := s.cqs.load(clean); err != nil {
 		return err
@@ -134,10 +135,14 @@ func (s *Store) open() error {
 // createAbortFile marks the store open: finding the file at Open means the
 // last run did not close cleanly.
 func (s *Store) createAbortFile() error {
-	if err := os.WriteFile(s.opts.abortPath(), nil, 0o644); err != nil {
+	f, err := s.opts.FS.Create(s.opts.abortPath())
+	if err == nil {
+		err = f.Close()
+	}
+	if err != nil {
 		return fmt.Errorf("store: create abort file: %w", err)
 	}
-	return mmapfile.SyncDir(s.opts.RootDir)
+	return s.opts.FS.SyncDir(s.opts.RootDir)
 }
 
 // Start starts the background work: CommitLog flush, dispatch, ConsumeQueue
@@ -148,13 +153,12 @@ func (s *Store) Start() {
 		if s.closed.Load() {
 			return
 		}
-		s.started.Store(true)
 		s.cl.Start()
 		s.disp.start()
 		s.clean.checkDisk()
-		s.loop.goFunc(s.runLogicsFlush)
-		s.loop.goFunc(s.stats.run(s.loop.stopc))
-		s.loop.goFunc(s.clean.run(s.loop.stopc))
+		s.loop.Go(s.runLogicsFlush)
+		s.loop.Go(s.stats.run)
+		s.loop.Go(s.clean.run)
 		s.lg.Info("message store started")
 	})
 }
@@ -173,18 +177,16 @@ func (s *Store) Close() error {
 		s.closed.Store(true)
 		var errs []error
 		errs = append(errs, s.cl.Shutdown())
-		s.disp.stop(s.started.Load())
-		s.loop.stop()
+		s.disp.stop()
+		s.loop.Stop()
 		errs = append(errs, s.flushLogics(0))
 		if perr := s.cl.Err(); perr != nil {
 			errs = append(errs, fmt.Errorf("store: commit log is poisoned: %w", perr))
 		}
 		err := errors.Join(errs...)
 		if err == nil {
-			if rerr := os.Remove(s.opts.abortPath()); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+			if rerr := vfs.RemoveSynced(s.opts.FS, s.opts.abortPath()); rerr != nil {
 				err = fmt.Errorf("store: remove abort file: %w", rerr)
-			} else {
-				err = mmapfile.SyncDir(s.opts.RootDir)
 			}
 		} else {
 			s.lg.Warn("store closed uncleanly; the next open recovers abnormally", zap.Error(err))
@@ -210,7 +212,7 @@ func (s *Store) release() {
 	if s.cl != nil {
 		_ = s.cl.Close()
 	}
-	_ = s.lock.Release()
+	_ = s.lock.Close()
 }
 
 // IsWritable reports whether puts are accepted: open, the CommitLog not
@@ -233,36 +235,3 @@ func (s *Store) CommitLogFlushedOffset() int64 { return s.cl.FlushedOffset() }
 
 // DispatchBehindBytes is how much of the CommitLog is not in the ConsumeQueues yet.
 func (s *Store) DispatchBehindBytes() int64 { return s.disp.behind() }
-
-// loop owns goroutines started through goFunc until stop.
-type loop struct {
-	stopc chan struct{}
-	wg    sync.WaitGroup
-	mu    sync.Mutex
-	done  bool
-}
-
-func newLoop() loop { return loop{stopc: make(chan struct{})} }
-
-func (l *loop) goFunc(f func()) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.done {
-		return
-	}
-	l.wg.Add(1)
-	go func() {
-		defer l.wg.Done()
-		f()
-	}()
-}
-
-func (l *loop) stop() {
-	l.mu.Lock()
-	if !l.done {
-		l.done = true
-		close(l.stopc)
-	}
-	l.mu.Unlock()
-	l.wg.Wait()
-}

@@ -4,13 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
-	"os"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 
-	"github.com/rocketgo/rocketgo/internal/store/mmapfile"
+	"github.com/rocketgo/rocketgo/internal/vfs"
 )
 
 // tombstones remember deleted topics: DeleteTopic removes a topic's
@@ -21,17 +20,18 @@ import (
 // CommitLog's min offset passes it. The file, deletedTopics.json in the store
 // root, maps topic to offset and is replaced atomically.
 type tombstones struct {
+	fs   vfs.FS
 	path string
 	m    atomic.Pointer[map[string]int64] // copy on write
 	mu   sync.Mutex                       // writers
 }
 
-func loadTombstones(path string) (*tombstones, error) {
-	t := &tombstones{path: path}
+func loadTombstones(fsys vfs.FS, path string) (*tombstones, error) {
+	t := &tombstones{fs: fsys, path: path}
 	m := map[string]int64{}
-	b, err := os.ReadFile(path)
+	b, err := vfs.ReadFile(fsys, path)
 	switch {
-	case errors.Is(err, os.ErrNotExist):
+	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return nil, fmt.Errorf("store: read %s: %w", path, err)
 	default:
@@ -84,33 +84,15 @@ func (t *tombstones) expire(minOffset int64) error {
 	return t.save(m)
 }
 
-// save writes m (temp file, fsync, rename, directory fsync) and publishes it.
-// REQUIRES: t.mu.
+// save writes m (vfs.WriteFile: temp file, fsync, rename, directory fsync)
+// and publishes it. REQUIRES: t.mu.
 func (t *tombstones) save(m map[string]int64) error {
 	b, err := json.Marshal(m)
 	if err != nil {
 		return fmt.Errorf("store: encode deleted topics: %w", err)
 	}
-	tmp := t.path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err == nil {
-		_, err = f.Write(b)
-		if err == nil {
-			err = f.Sync()
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}
-	if err == nil {
-		err = os.Rename(tmp, t.path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("store: write %s: %w", t.path, err)
-	}
-	if err := mmapfile.SyncDir(filepath.Dir(t.path)); err != nil {
-		return err
+	if err := vfs.WriteFile(t.fs, t.path, b); err != nil {
+		return fmt.Errorf("store: %w", err)
 	}
 	t.m.Store(&m)
 	return nil

@@ -11,6 +11,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker"
 	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/internal/store/storetest"
+	"github.com/rocketgo/rocketgo/internal/vfs"
 )
 
 // Small store sizes that make tests cross file boundaries cheaply.
@@ -29,7 +30,7 @@ func Options(dir string) broker.Options {
 	so.CommitLogSegmentSize = SegmentSize
 	so.CQEntriesPerFile = EntriesPerFile
 	so.StoreHost = StoreHost
-	so.DiskUsage = storetest.NoDiskPressure // the machine's own disk must not decide the tests
+	so.FS = storetest.WithDiskUsage(vfs.Default, storetest.NoDiskPressure) // the machine's own disk must not decide the tests
 	so.MaxHashSlotNum = 1000
 	so.MaxIndexNum = 4000
 	so.FlushIntervalCommitLog = 10 * time.Millisecond

@@ -13,7 +13,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/rocketgo/rocketgo/internal/broker/configfile"
+	"github.com/rocketgo/rocketgo/internal/vfs"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 )
@@ -358,7 +358,7 @@ func (s *Syncer) syncDelayOffsets(ctx context.Context, addr string) error {
 		return fmt.Errorf("slave: delay offsets from %s: %w", addr, err)
 	}
 	if cur, err := os.ReadFile(s.opts.DelayOffsetPath); err != nil || !bytes.Equal(cur, data) {
-		if err := configfile.Write(s.opts.DelayOffsetPath, data); err != nil {
+		if err := vfs.WriteWithBackup(vfs.Default, s.opts.DelayOffsetPath, data); err != nil {
 			return fmt.Errorf("slave: delay offsets: %w", err)
 		}
 	}

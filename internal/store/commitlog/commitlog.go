@@ -41,8 +41,8 @@ type CommitLog struct {
 	flusher   flusher
 	readable  chan struct{} // signalled when ReadableOffset may have advanced
 
-	startOnce, shutdownOnce, closeOnce sync.Once
-	shutdownErr                        error
+	shutdownOnce sync.Once
+	shutdownErr  error
 }
 
 // flusher is the SyncFlush group commit or the AsyncFlush loop.
@@ -64,7 +64,7 @@ func Open(opts Options, lg *zap.Logger) (*CommitLog, error) {
 		lg = zap.NewNop()
 	}
 	q, err := mmapfile.OpenQueue(o.Dir, o.SegmentSize, mmapfile.QueueOptions{
-		Preallocate: o.Preallocate, Sync: o.Sync, Create: o.CreateSegment, Logger: lg,
+		Preallocate: o.Preallocate, FS: o.FS, Logger: lg,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("commitlog: open %s: %w", o.Dir, err)
@@ -79,12 +79,11 @@ func Open(opts Options, lg *zap.Logger) (*CommitLog, error) {
 	return c, nil
 }
 
-// Start starts the flush goroutine and segment preallocation.
+// Start starts the flush goroutine and segment preallocation (each owned by a
+// lifecycle.Group; starting twice does nothing).
 func (c *CommitLog) Start() {
-	c.startOnce.Do(func() {
-		c.q.Start()
-		c.flusher.start()
-	})
+	c.q.Start()
+	c.flusher.start()
 }
 
 // Shutdown stops accepting puts, completes the puts waiting for a flush,
@@ -111,7 +110,7 @@ func (c *CommitLog) Shutdown() error {
 // still held by readers are unmapped when released. Idempotent.
 func (c *CommitLog) Close() error {
 	err := c.Shutdown()
-	c.closeOnce.Do(c.q.Close)
+	c.q.Close() // idempotent
 	return err
 }
 

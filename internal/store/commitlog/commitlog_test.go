@@ -2,12 +2,12 @@ package commitlog
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"net/netip"
 	"os"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -15,7 +15,7 @@ import (
 	"go.uber.org/goleak"
 	"go.uber.org/zap/zaptest"
 
-	"github.com/rocketgo/rocketgo/internal/store/mmapfile"
+	"github.com/rocketgo/rocketgo/internal/vfs/vfstest"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
 )
 
@@ -181,19 +181,19 @@ func TestAppendBatch(t *testing.T) {
 }
 
 func TestSyncFlushGroupCommit(t *testing.T) {
-	o := testOpts(t.TempDir())
-	o.FlushType = SyncFlush
+	fs := vfstest.New(t)
+	o := testOpts(fs.Root())
+	o.FlushType, o.FS = SyncFlush, fs
 	var syncs atomic.Int32
 	gate := make(chan struct{})
 	first := true
-	o.Sync = func(f *mmapfile.MappedFile, b []byte) error {
+	fs.Inject(vfstest.Rule{Kind: vfstest.OpMsync, Before: func(vfstest.Op) {
 		syncs.Add(1)
 		if first {
 			first = false
 			<-gate
 		}
-		return mmapfile.DefaultSync(f, b)
-	}
+	}})
 	c := open(t, o)
 	g := c.flusher.(*groupCommit)
 
@@ -224,11 +224,12 @@ func TestSyncFlushGroupCommit(t *testing.T) {
 }
 
 func TestSyncFlushTimeoutAndWaitFalse(t *testing.T) {
-	o := testOpts(t.TempDir())
-	o.FlushType = SyncFlush
+	fs := vfstest.New(t)
+	o := testOpts(fs.Root())
+	o.FlushType, o.FS = SyncFlush, fs
 	o.SyncFlushTimeout = 50 * time.Millisecond
 	gate := make(chan struct{})
-	o.Sync = func(f *mmapfile.MappedFile, b []byte) error { <-gate; return mmapfile.DefaultSync(f, b) }
+	fs.Inject(vfstest.Rule{Kind: vfstest.OpMsync, Before: func(vfstest.Op) { <-gate }})
 	c := open(t, o)
 
 	r := c.Append(msg("T", 0, []byte("slow"), ""))
@@ -248,12 +249,13 @@ func TestSyncFlushTimeoutAndWaitFalse(t *testing.T) {
 func TestFailedSyncPoisons(t *testing.T) {
 	for _, ft := range []FlushType{SyncFlush, AsyncFlush} {
 		t.Run(ft.String(), func(t *testing.T) {
-			o := testOpts(t.TempDir())
-			o.FlushType = ft
+			fs := vfstest.New(t)
+			o := testOpts(fs.Root())
+			o.FlushType, o.FS = ft, fs
 			o.FlushInterval = time.Millisecond
 			o.FlushLeastPages = 1
 			var calls atomic.Int32
-			o.Sync = func(*mmapfile.MappedFile, []byte) error { calls.Add(1); return errors.New("EIO") }
+			fs.Inject(vfstest.Rule{Kind: vfstest.OpMsync, Before: func(vfstest.Op) { calls.Add(1) }, Err: syscall.EIO})
 			var flushErrs atomic.Int32
 			o.OnFlush = func(_ time.Duration, err error) {
 				if err != nil {
@@ -264,12 +266,12 @@ func TestFailedSyncPoisons(t *testing.T) {
 			r := c.Append(msg("T", 0, make([]byte, 5000), ""))
 			if ft == SyncFlush {
 				require.Equal(t, ServiceNotAvailable, r.Status)
-				require.ErrorContains(t, r.Err, "EIO")
+				require.ErrorIs(t, r.Err, syscall.EIO)
 			} else {
 				require.Equal(t, PutOK, r.Status)
 			}
 			require.Eventually(t, func() bool { return !c.IsWritable() }, 5*time.Second, time.Millisecond)
-			require.ErrorContains(t, c.Err(), "EIO")
+			require.ErrorIs(t, c.Err(), syscall.EIO)
 			require.Zero(t, c.FlushedOffset(), "a failed sync never advances the flushed offset")
 			r = c.Append(msg("T", 0, nil, ""))
 			require.Equal(t, ServiceNotAvailable, r.Status)
@@ -326,7 +328,6 @@ func TestSyncAppendDoesNotAllocate(t *testing.T) {
 	}
 	o := testOpts(t.TempDir())
 	o.FlushType = SyncFlush
-	o.Sync = func(*mmapfile.MappedFile, []byte) error { return nil }
 	c := open(t, o)
 	m := msg("T", 0, make([]byte, 100), "")
 	for range 10 {

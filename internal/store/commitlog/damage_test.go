@@ -1,14 +1,13 @@
 package commitlog
 
 import (
-	"fmt"
 	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap/zaptest"
 
-	"github.com/rocketgo/rocketgo/internal/store/mmapfile"
+	"github.com/rocketgo/rocketgo/internal/vfs/vfstest"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
 )
 
@@ -55,14 +54,9 @@ func TestRecoverWithReportsRecords(t *testing.T) {
 // No space for the next segment: the put says so, nothing is stored, and the
 // next put once there is space continues the log.
 func TestAppendWhenNoSegmentCanBeCreated(t *testing.T) {
-	full := false
-	o := testOpts(t.TempDir())
-	o.CreateSegment = func(path string, start, size int64) (*mmapfile.MappedFile, error) {
-		if full {
-			return nil, fmt.Errorf("fallocate %s: %w", path, syscall.ENOSPC)
-		}
-		return mmapfile.Create(path, start, size)
-	}
+	fs := vfstest.New(t)
+	o := testOpts(fs.Root())
+	o.FS = fs
 	c := open(t, o)
 	var r Result
 	for i := 0; ; i++ {
@@ -72,7 +66,7 @@ func TestAppendWhenNoSegmentCanBeCreated(t *testing.T) {
 			break
 		}
 	}
-	full = true
+	full := fs.Fail(vfstest.OpFallocate, "", 0, syscall.ENOSPC)
 	next := r.QueueOffset + 1
 	for r.Status == PutOK {
 		r = c.Append(msg("T", 0, make([]byte, 1000), ""))
@@ -85,7 +79,7 @@ func TestAppendWhenNoSegmentCanBeCreated(t *testing.T) {
 	require.ErrorContains(t, r.Err, "no disk space for the next commit log segment")
 	require.EqualValues(t, segSize, c.MaxOffset(), "the segment is closed by its BLANK")
 	require.True(t, c.IsWritable())
-	full = false
+	full()
 	r = c.Append(msg("T", 0, nil, ""))
 	require.Equal(t, PutOK, r.Status)
 	require.EqualValues(t, segSize, r.WroteOffset)

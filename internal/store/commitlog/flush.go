@@ -4,6 +4,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/rocketgo/rocketgo/internal/lifecycle"
 )
 
 // flush syncs the written data (only if at least least pages are dirty, 0 =
@@ -35,47 +37,35 @@ func (c *CommitLog) flush(least int) (int64, error) {
 	return where, nil
 }
 
-// loop is the start/stop plumbing shared by both flushers.
+// loop is the start/stop plumbing shared by both flushers: the goroutine is
+// owned by a lifecycle.Group.
 type loop struct {
-	kick  chan struct{}
-	stopc chan struct{}
-	donec chan struct{}
+	kick chan struct{}
+	g    lifecycle.Group
 
 	mu      sync.Mutex
-	running bool
-	stopped bool
+	running bool // REQUIRES mu
+	stopped bool // REQUIRES mu
 }
 
-func newLoop() loop {
-	return loop{kick: make(chan struct{}, 1), stopc: make(chan struct{}), donec: make(chan struct{})}
-}
+func newLoop() loop { return loop{kick: make(chan struct{}, 1)} }
 
-func (l *loop) startWith(run func()) {
+func (l *loop) startWith(run func(stop <-chan struct{})) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.running || l.stopped {
 		return
 	}
-	l.running = true
-	go func() {
-		defer close(l.donec)
-		run()
-	}()
+	l.running = l.g.Go(run)
 }
 
+// stop marks the loop stopped (no waiter registers after it) and waits for
+// the goroutine.
 func (l *loop) stop() {
 	l.mu.Lock()
-	if l.stopped {
-		l.mu.Unlock()
-		return
-	}
 	l.stopped = true
-	running := l.running
 	l.mu.Unlock()
-	close(l.stopc)
-	if running {
-		<-l.donec
-	}
+	l.g.Stop()
 }
 
 func (l *loop) wakeup() {
@@ -102,13 +92,13 @@ func (a *asyncFlush) wait(int64, bool) PutStatus {
 	return PutOK
 }
 
-func (a *asyncFlush) run() {
+func (a *asyncFlush) run(stop <-chan struct{}) {
 	t := time.NewTicker(a.c.opts.FlushInterval)
 	defer t.Stop()
 	lastThorough := time.Now()
 	for {
 		select {
-		case <-a.stopc:
+		case <-stop:
 			return // Close flushes everything
 		case <-t.C:
 		case <-a.kick:
@@ -227,11 +217,11 @@ func (g *groupCommit) complete(w *waiter, st PutStatus) {
 	g.putWaiter(w) // the put timed out and left it to us
 }
 
-func (g *groupCommit) run() {
+func (g *groupCommit) run(stop <-chan struct{}) {
 	var batch []*waiter
 	for {
 		select {
-		case <-g.stopc:
+		case <-stop:
 			g.wmu.Lock()
 			batch, g.waiters = g.waiters, nil
 			g.wmu.Unlock()

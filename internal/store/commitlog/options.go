@@ -5,7 +5,7 @@ import (
 	"net/netip"
 	"time"
 
-	"github.com/rocketgo/rocketgo/internal/store/mmapfile"
+	"github.com/rocketgo/rocketgo/internal/vfs"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
 )
 
@@ -39,11 +39,8 @@ type Options struct {
 	StoreHost             netip.AddrPort
 	// Preallocate creates the next segment in the background.
 	Preallocate bool
-	// Sync makes a flushed range durable; nil means msync. Tests inject failures here.
-	Sync mmapfile.SyncFunc
-	// CreateSegment makes a new segment file; nil means mmapfile.Create. Tests
-	// inject a full disk here.
-	CreateSegment mmapfile.CreateFunc
+	// FS holds the segments; nil means vfs.Default.
+	FS vfs.FS
 	// Now is the clock for store timestamps; nil means time.Now.
 	Now func() time.Time
 	// OnFlush, if set, is called after every sync with its duration and error.

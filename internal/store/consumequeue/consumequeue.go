@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/rocketgo/rocketgo/internal/store/mmapfile"
+	"github.com/rocketgo/rocketgo/internal/vfs"
 )
 
 // EntrySize is the size of one entry.
@@ -52,8 +53,8 @@ func readEntry(b []byte) Entry {
 
 // Options configure a ConsumeQueue.
 type Options struct {
-	EntriesPerFile int               // 0 means DefaultEntriesPerFile
-	Sync           mmapfile.SyncFunc // nil means msync
+	EntriesPerFile int    // 0 means DefaultEntriesPerFile
+	FS             vfs.FS // nil means vfs.Default
 	Logger         *zap.Logger
 }
 
@@ -85,7 +86,7 @@ func Open(root, topic string, queueID int32, o Options) (*ConsumeQueue, error) {
 	}
 	lg := o.Logger.With(zap.String("topic", topic), zap.Int32("queueId", queueID))
 	size := int64(o.EntriesPerFile) * EntrySize
-	q, err := mmapfile.OpenQueue(Dir(root, topic, queueID), size, mmapfile.QueueOptions{Sync: o.Sync, Logger: lg})
+	q, err := mmapfile.OpenQueue(Dir(root, topic, queueID), size, mmapfile.QueueOptions{FS: o.FS, Logger: lg})
 	if err != nil {
 		return nil, fmt.Errorf("consumequeue: open %s/%d: %w", topic, queueID, err)
 	}

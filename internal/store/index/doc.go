@@ -7,8 +7,10 @@
 //
 // The files live in the store's index/ directory, named by creation time in local time,
 // yyyyMMddHHmmssSSS (e.g. 20240131235959042); names sort in creation order. Only the newest file
-// is written; the others are full. Every file is preallocated (fallocate, or zeros where that is
-// unsupported) before it is mapped, so a full disk is an error, never a SIGBUS.
+// is written; the others are full. Every file is created by vfs.CreateAllocated (as <name>.tmp,
+// preallocated with fallocate or zeros where that is unsupported, fsynced, renamed, the directory
+// fsynced) before it is mapped, so a full disk is an error, never a SIGBUS; a <name>.tmp left by a
+// crash is removed at Open. Every file operation goes through Options.FS.
 //
 // # Layout
 //

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"io/fs"
 	"sync"
+
+	"github.com/rocketgo/rocketgo/internal/vfs"
 )
 
 // Errors of IndexFile and Service.
@@ -19,6 +21,7 @@ var (
 // IndexFile is one index file: a mapped header, hash slots and entries. It is safe for one
 // writer (Put, Truncate) and many concurrent readers (Select and the accessors).
 type IndexFile struct {
+	fs     vfs.FS // nil for a file in memory
 	path   string
 	layout Layout
 
@@ -27,32 +30,26 @@ type IndexFile struct {
 	lifeMu sync.RWMutex
 
 	mu       sync.RWMutex
-	data     []byte // the whole file; nil once closed
+	m        vfs.Mapping
+	data     []byte // the whole file (m.Bytes()); nil once closed
 	h        Header // in-memory copy, written through to data[0:40] on every change
 	dirty    bool   // changed since the last msync
 	sealed   bool   // no disk space is reserved behind the mapping: never write it
 	flushErr error  // sticky: an msync failure is never retried
-
-	sync  func([]byte) error
-	unmap func([]byte) error
 }
 
-// Create makes a new, empty index file at path (which must not exist). Like Java, a file that
-// follows a full one starts with begin = end = that file's end offset and time (values ≤ 0 are
-// left 0); the first Put replaces the begin values.
-func Create(path string, l Layout, prevEndPhyOffset, prevEndTimestamp int64) (*IndexFile, error) {
-	return create(path, l, prevEndPhyOffset, prevEndTimestamp, fallocate)
-}
-
-func create(path string, l Layout, prevEndPhyOffset, prevEndTimestamp int64, alloc allocFunc) (*IndexFile, error) {
+// Create makes a new, empty index file at path on fsys (which must not exist). Like Java, a
+// file that follows a full one starts with begin = end = that file's end offset and time
+// (values ≤ 0 are left 0); the first Put replaces the begin values.
+func Create(fsys vfs.FS, path string, l Layout, prevEndPhyOffset, prevEndTimestamp int64) (*IndexFile, error) {
 	if err := l.Validate(); err != nil {
 		return nil, err
 	}
-	data, err := createMapped(path, l.FileSize(), alloc)
+	m, err := createMapped(fsys, path, l.FileSize())
 	if err != nil {
 		return nil, err
 	}
-	f := newMapped(path, l, data)
+	f := newMapped(fsys, path, l, m)
 	f.h = Header{IndexCount: 1}
 	if prevEndPhyOffset > 0 {
 		f.h.BeginPhyOffset, f.h.EndPhyOffset = prevEndPhyOffset, prevEndPhyOffset
@@ -69,25 +66,21 @@ func create(path string, l Layout, prevEndPhyOffset, prevEndTimestamp int64, all
 // count below 1 reads as 1 (Java writes 0 until the first put); one above the layout's
 // IndexNum is clamped, so every read stays inside the file. Holes in a file that can still
 // grow are allocated first; if the disk is full the file is loaded read-only (IsFull is true).
-func Load(path string, l Layout) (*IndexFile, error) {
-	return load(path, l, fallocate)
-}
-
-func load(path string, l Layout, alloc allocFunc) (*IndexFile, error) {
+func Load(fsys vfs.FS, path string, l Layout) (*IndexFile, error) {
 	if err := l.Validate(); err != nil {
 		return nil, err
 	}
-	h, err := readHeaderFile(path)
+	h, err := readHeaderFile(fsys, path)
 	if err != nil {
 		return nil, err
 	}
 	reserveSpace := sanitize(h, l).IndexCount < int32(l.IndexNum)
-	data, sealed, err := openMapped(path, l.FileSize(), reserveSpace, alloc)
+	m, sealed, err := openMapped(fsys, path, l.FileSize(), reserveSpace)
 	if err != nil {
 		return nil, err
 	}
-	f := newMapped(path, l, data)
-	f.h = sanitize(DecodeHeader((*[HeaderSize]byte)(data[:HeaderSize])), l)
+	f := newMapped(fsys, path, l, m)
+	f.h = sanitize(DecodeHeader((*[HeaderSize]byte)(f.data[:HeaderSize])), l)
 	f.sealed = sealed
 	f.dirty = true // the previous process may have left dirty pages; the first Flush persists them
 	return f, nil
@@ -95,8 +88,8 @@ func load(path string, l Layout, alloc allocFunc) (*IndexFile, error) {
 
 // readHeaderFile reads the first 40 bytes of path with ordinary I/O (a short file reads as a
 // zero header).
-func readHeaderFile(path string) (Header, error) {
-	fd, err := os.Open(path)
+func readHeaderFile(fsys vfs.FS, path string) (Header, error) {
+	fd, err := fsys.Open(path)
 	if err != nil {
 		return Header{}, fmt.Errorf("index: open %s: %w", path, err)
 	}
@@ -119,8 +112,8 @@ func sanitize(h Header, l Layout) Header {
 	return h
 }
 
-func newMapped(path string, l Layout, data []byte) *IndexFile {
-	return &IndexFile{path: path, layout: l, data: data, sync: msync, unmap: munmap}
+func newMapped(fsys vfs.FS, path string, l Layout, m vfs.Mapping) *IndexFile {
+	return &IndexFile{fs: fsys, path: path, layout: l, m: m, data: m.Bytes()}
 }
 
 // newInMemory wraps a byte slice of exactly l.FileSize() bytes as an IndexFile without a file
@@ -132,7 +125,7 @@ func newInMemory(l Layout, data []byte) (*IndexFile, error) {
 	if int64(len(data)) != l.FileSize() {
 		return nil, fmt.Errorf("%w: %d bytes, the layout needs %d", ErrSizeMismatch, len(data), l.FileSize())
 	}
-	f := &IndexFile{layout: l, data: data, sync: func([]byte) error { return nil }, unmap: func([]byte) error { return nil }}
+	f := &IndexFile{layout: l, m: memMapping(data), data: data}
 	f.h = sanitize(DecodeHeader((*[HeaderSize]byte)(data[:HeaderSize])), l)
 	return f, nil
 }
@@ -352,10 +345,10 @@ func (f *IndexFile) Flush() error {
 		return err
 	}
 	f.dirty = false
-	data := f.data
+	size := int64(len(f.data))
 	f.mu.Unlock()
 
-	if err := f.sync(data); err != nil {
+	if err := f.m.Sync(0, size); err != nil {
 		err = fmt.Errorf("index: msync %s: %w", f.path, err)
 		f.mu.Lock()
 		f.flushErr = err
@@ -375,9 +368,8 @@ func (f *IndexFile) Close() error {
 	if f.data == nil {
 		return nil
 	}
-	data := f.data
 	f.data = nil
-	if err := f.unmap(data); err != nil {
+	if err := f.m.Unmap(); err != nil {
 		return fmt.Errorf("index: munmap %s: %w", f.path, err)
 	}
 	return nil
@@ -388,10 +380,10 @@ func (f *IndexFile) Destroy() error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	if f.path == "" {
+	if f.fs == nil {
 		return nil
 	}
-	if err := os.Remove(f.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := f.fs.Remove(f.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("index: remove %s: %w", f.path, err)
 	}
 	return nil

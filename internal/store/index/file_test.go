@@ -9,6 +9,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"golang.org/x/sys/unix"
+
+	"github.com/rocketgo/rocketgo/internal/vfs"
+	"github.com/rocketgo/rocketgo/internal/vfs/vfstest"
 )
 
 const ts0 = int64(1_700_000_000_000)
@@ -17,7 +20,7 @@ var tinyLayout = Layout{HashSlotNum: 4, IndexNum: 8}
 
 func createTestFile(t *testing.T, l Layout) *IndexFile {
 	t.Helper()
-	f, err := Create(filepath.Join(t.TempDir(), "20240102030405006"), l, 0, 0)
+	f, err := Create(vfs.Default, filepath.Join(t.TempDir(), "20240102030405006"), l, 0, 0)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = f.Close() })
 	return f
@@ -73,7 +76,7 @@ func TestFileGoldenBytes(t *testing.T) {
 }
 
 func TestCreateAfterFullFileCarriesEnd(t *testing.T) {
-	f, err := Create(filepath.Join(t.TempDir(), "x"), tinyLayout, 5000, ts0)
+	f, err := Create(vfs.Default, filepath.Join(t.TempDir(), "x"), tinyLayout, 5000, ts0)
 	require.NoError(t, err)
 	defer f.Close()
 	require.Equal(t, Header{BeginTimestamp: ts0, EndTimestamp: ts0, BeginPhyOffset: 5000, EndPhyOffset: 5000, IndexCount: 1}, f.Header())
@@ -87,7 +90,7 @@ func TestCreateAfterFullFileCarriesEnd(t *testing.T) {
 
 func TestCreateRefusesExisting(t *testing.T) {
 	f := createTestFile(t, tinyLayout)
-	_, err := Create(f.Path(), tinyLayout, 0, 0)
+	_, err := Create(vfs.Default, f.Path(), tinyLayout, 0, 0)
 	require.ErrorIs(t, err, os.ErrExist)
 }
 
@@ -176,7 +179,7 @@ func TestLoadRoundTrip(t *testing.T) {
 	require.Empty(t, f.Select("k", 10, 0, ts0+10_000))
 	require.NoError(t, f.Close())
 
-	g, err := Load(f.Path(), tinyLayout)
+	g, err := Load(vfs.Default, f.Path(), tinyLayout)
 	require.NoError(t, err)
 	defer g.Close()
 	require.Equal(t, h, g.Header())
@@ -184,7 +187,7 @@ func TestLoadRoundTrip(t *testing.T) {
 	put(t, g, "k", 300, ts0+3000)
 	require.Equal(t, []int64{300, 100}, g.Select("k", 10, 0, ts0+10_000))
 
-	_, err = Load(f.Path(), Layout{HashSlotNum: 5, IndexNum: 8})
+	_, err = Load(vfs.Default, f.Path(), Layout{HashSlotNum: 5, IndexNum: 8})
 	require.ErrorIs(t, err, ErrSizeMismatch)
 }
 
@@ -192,7 +195,7 @@ func TestLoadJavaFreshHeader(t *testing.T) {
 	// Java leaves indexCount 0 on disk until the first put; it reads as 1.
 	path := filepath.Join(t.TempDir(), "20240102030405006")
 	require.NoError(t, os.WriteFile(path, make([]byte, tinyLayout.FileSize()), 0o644))
-	f, err := Load(path, tinyLayout)
+	f, err := Load(vfs.Default, path, tinyLayout)
 	require.NoError(t, err)
 	defer f.Close()
 	require.Equal(t, int32(1), f.Header().IndexCount)
@@ -249,35 +252,40 @@ func TestTruncate(t *testing.T) {
 }
 
 func TestFlushErrorIsSticky(t *testing.T) {
-	f, err := newInMemory(tinyLayout, make([]byte, tinyLayout.FileSize()))
+	fs := vfstest.New(t)
+	f, err := Create(fs, fs.Path("20240102030405006"), tinyLayout, 0, 0)
 	require.NoError(t, err)
-	calls := 0
-	f.sync = func([]byte) error { calls++; return unix.EIO }
+	defer f.Close()
+	fs.Fail(vfstest.OpMsync, "", 0, unix.EIO)
 	put(t, f, "k", 1, ts0)
 	require.ErrorIs(t, f.Flush(), unix.EIO)
 	put(t, f, "k", 2, ts0)
 	require.ErrorIs(t, f.Flush(), unix.EIO)
-	require.Equal(t, 1, calls, "a failed msync is never retried")
+	require.Equal(t, 1, fs.Count(vfstest.OpMsync, ""), "a failed msync is never retried")
 }
 
 func TestFlushOnlyWhenDirty(t *testing.T) {
-	f, err := newInMemory(tinyLayout, make([]byte, tinyLayout.FileSize()))
+	fs := vfstest.New(t)
+	f, err := Create(fs, fs.Path("20240102030405006"), tinyLayout, 0, 0)
 	require.NoError(t, err)
-	calls := 0
-	f.sync = func([]byte) error { calls++; return nil }
+	defer f.Close()
+	require.NoError(t, f.Flush(), "a new file is dirty (its header)")
+	calls := func() int { return fs.Count(vfstest.OpMsync, "") }
+	require.Equal(t, 1, calls())
 	require.NoError(t, f.Flush())
-	require.Zero(t, calls)
+	require.Equal(t, 1, calls())
 	put(t, f, "k", 1, ts0)
 	require.NoError(t, f.Flush())
 	require.NoError(t, f.Flush())
-	require.Equal(t, 1, calls)
+	require.Equal(t, 2, calls())
 }
 
 func TestCreateZeroFillFallback(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "20240102030405006")
-	unsupported := func(*os.File, int64) error { return errAllocUnsupported }
+	fs := vfstest.New(t)
+	path := fs.Path("20240102030405006")
+	fs.Fail(vfstest.OpFallocate, "", 0, vfs.ErrUnsupported)
 	l := Layout{HashSlotNum: 100_000, IndexNum: 100_000} // larger than one zero chunk
-	f, err := create(path, l, 0, 0, unsupported)
+	f, err := Create(fs, path, l, 0, 0)
 	require.NoError(t, err)
 	defer f.Close()
 	st, err := os.Stat(path)
@@ -291,20 +299,24 @@ func TestCreateZeroFillFallback(t *testing.T) {
 }
 
 func TestCreateDiskFull(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "20240102030405006")
-	noSpace := func(*os.File, int64) error { return unix.ENOSPC }
-	_, err := create(path, tinyLayout, 0, 0, noSpace)
+	fs := vfstest.New(t)
+	path := fs.Path("20240102030405006")
+	fs.Fail(vfstest.OpFallocate, "", 0, unix.ENOSPC)
+	_, err := Create(fs, path, tinyLayout, 0, 0)
 	require.ErrorIs(t, err, unix.ENOSPC)
-	_, statErr := os.Stat(path)
-	require.True(t, errors.Is(statErr, os.ErrNotExist), "a failed create leaves no file")
+	for _, p := range []string{path, path + ".tmp"} {
+		_, statErr := os.Stat(p)
+		require.True(t, errors.Is(statErr, os.ErrNotExist), "a failed create leaves no file")
+	}
 }
 
 func TestLoadDiskFullIsReadOnly(t *testing.T) {
 	f := createTestFile(t, tinyLayout)
 	put(t, f, "k", 1, ts0)
 	require.NoError(t, f.Close())
-	g, err := load(f.Path(), tinyLayout, func(*os.File, int64) error { return unix.ENOSPC })
+	fs := vfstest.NewAt(filepath.Dir(f.Path()))
+	fs.Fail(vfstest.OpFallocate, "", 0, unix.ENOSPC)
+	g, err := Load(fs, f.Path(), tinyLayout)
 	require.NoError(t, err)
 	defer g.Close()
 	require.True(t, g.IsFull())

@@ -3,7 +3,6 @@ package index
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -12,6 +11,8 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+
+	"github.com/rocketgo/rocketgo/internal/vfs"
 )
 
 // DefaultMaxQueryNum is Java's maxMsgsNumBatch, the cap on offsets one query returns.
@@ -42,8 +43,8 @@ type Options struct {
 	RecordTime RecordTimeFunc
 	// Now names new files; time.Now when nil.
 	Now func() time.Time
-
-	alloc allocFunc // fallocate when nil; tests inject failures
+	// FS holds the files; vfs.Default when nil.
+	FS vfs.FS
 }
 
 func (o Options) withDefaults() Options {
@@ -59,8 +60,8 @@ func (o Options) withDefaults() Options {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	if o.alloc == nil {
-		o.alloc = fallocate
+	if o.FS == nil {
+		o.FS = vfs.Default
 	}
 	return o
 }
@@ -115,7 +116,7 @@ func Open(dir string, opts Options, lg *zap.Logger) (*Service, error) {
 	if opts.MaxQueryNum < 0 {
 		return nil, fmt.Errorf("index: MaxQueryNum %d is negative", opts.MaxQueryNum)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := vfs.MkdirAll(opts.FS, dir); err != nil {
 		return nil, fmt.Errorf("index: create dir %s: %w", dir, err)
 	}
 	s := &Service{dir: dir, layout: layout, opts: opts, lg: lg}
@@ -148,12 +149,18 @@ func (s *Service) loadAll() error {
 // fileNames lists the index files of the directory in name (= creation) order, as Java sorts
 // them; other entries are logged and left alone.
 func (s *Service) fileNames() ([]string, error) {
-	ents, err := os.ReadDir(s.dir)
+	ents, err := s.opts.FS.ReadDir(s.dir)
 	if err != nil {
 		return nil, fmt.Errorf("index: read dir %s: %w", s.dir, err)
 	}
 	var names []string
 	for _, e := range ents {
+		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), vfs.TempSuffix) && isFileName(strings.TrimSuffix(e.Name(), vfs.TempSuffix)) {
+			if err := s.removeLeftover(e.Name()); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if !e.Type().IsRegular() || !isFileName(e.Name()) {
 			s.lg.Warn("index: ignoring unexpected entry in index directory", zap.String("dir", s.dir), zap.String("name", e.Name()))
 			continue
@@ -164,11 +171,20 @@ func (s *Service) fileNames() ([]string, error) {
 	return names, nil
 }
 
+// removeLeftover deletes the temp file of a creation a crash interrupted.
+func (s *Service) removeLeftover(name string) error {
+	s.lg.Warn("index: deleting an index file whose creation never finished", zap.String("dir", s.dir), zap.String("name", name))
+	if err := s.opts.FS.Remove(filepath.Join(s.dir, name)); err != nil {
+		return fmt.Errorf("index: remove %s: %w", name, err)
+	}
+	return nil
+}
+
 func (s *Service) loadOne(path string) error {
-	f, err := load(path, s.layout, s.opts.alloc)
+	f, err := Load(s.opts.FS, path, s.layout)
 	if errors.Is(err, ErrSizeMismatch) && s.abandonedCreation(path) {
 		s.lg.Warn("index: deleting an index file whose creation never finished", zap.String("file", path))
-		if err := os.Remove(path); err != nil {
+		if err := s.opts.FS.Remove(path); err != nil {
 			return fmt.Errorf("index: remove %s: %w", path, err)
 		}
 		return nil
@@ -188,11 +204,11 @@ func (s *Service) loadOne(path string) error {
 // creation (preallocation) was cut short by a crash. Any other size mismatch is an error,
 // most likely a changed maxHashSlotNum or maxIndexNum.
 func (s *Service) abandonedCreation(path string) bool {
-	st, err := os.Stat(path)
+	st, err := s.opts.FS.Stat(path)
 	if err != nil || st.Size() >= s.layout.FileSize() {
 		return false
 	}
-	h, err := readHeaderFile(path)
+	h, err := readHeaderFile(s.opts.FS, path)
 	return err == nil && h.IndexCount <= 1
 }
 
@@ -277,7 +293,7 @@ func (s *Service) roll(prev *IndexFile) (*IndexFile, error) {
 		endPhy, endTs, last = h.EndPhyOffset, h.EndTimestamp, prev.Name()
 	}
 	path := filepath.Join(s.dir, nextFileName(s.opts.Now(), last))
-	f, err := create(path, s.layout, endPhy, endTs, s.opts.alloc)
+	f, err := Create(s.opts.FS, path, s.layout, endPhy, endTs)
 	if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap/zaptest"
 	"golang.org/x/sys/unix"
+
+	"github.com/rocketgo/rocketgo/internal/vfs/vfstest"
 )
 
 // testClock gives every call a time 1 ms after the previous one.
@@ -347,9 +349,11 @@ func TestDeleteExpired(t *testing.T) {
 }
 
 func TestServiceFlush(t *testing.T) {
+	fs := vfstest.New(t)
 	opts := testOptions()
 	opts.CheckpointTimestamp = 5
-	s := openService(t, t.TempDir(), opts)
+	opts.FS = fs
+	s := openService(t, fs.Root(), opts)
 	require.Equal(t, int64(5), s.LastFlushedTimestamp())
 	require.NoError(t, s.Flush()) // nothing yet
 	require.Equal(t, int64(5), s.LastFlushedTimestamp())
@@ -359,16 +363,18 @@ func TestServiceFlush(t *testing.T) {
 	require.Equal(t, ts0+1000, s.LastFlushedTimestamp())
 
 	build(t, s, rec(2000, "k", ""))
-	s.files[0].sync = func([]byte) error { return unix.EIO }
+	fs.Fail(vfstest.OpMsync, fs.Rel(s.files[0].Path()), 0, unix.EIO)
 	require.ErrorIs(t, s.Flush(), unix.EIO)
 	require.ErrorIs(t, s.Flush(), unix.EIO)
 	require.Equal(t, ts0+1000, s.LastFlushedTimestamp(), "a failed flush does not advance")
 }
 
 func TestBuildIndexDiskFull(t *testing.T) {
+	fs := vfstest.New(t)
 	opts := testOptions()
-	opts.alloc = func(*os.File, int64) error { return unix.ENOSPC }
-	s := openService(t, t.TempDir(), opts)
+	opts.FS = fs
+	fs.Fail(vfstest.OpFallocate, "", 0, unix.ENOSPC)
+	s := openService(t, fs.Root(), opts)
 	require.ErrorIs(t, s.BuildIndex(rec(1000, "k", "")), unix.ENOSPC)
 	require.Zero(t, s.FileCount())
 	require.Empty(t, query(s, "k"))
@@ -387,7 +393,9 @@ func TestServiceDiskFullAfterReopen(t *testing.T) {
 	build(t, s, rec(1000, "a b", ""), rec(2000, "a c", ""), rec(3000, "a", ""))
 	require.NoError(t, s.Close())
 
-	opts.alloc = func(*os.File, int64) error { return unix.ENOSPC }
+	fs := vfstest.NewAt(dir)
+	fs.Fail(vfstest.OpFallocate, "", 0, unix.ENOSPC)
+	opts.FS = fs
 	s2 := openService(t, dir, opts)
 	require.Equal(t, 2, s2.FileCount())
 	require.False(t, s2.files[0].sealed, "a full file needs no reservation")
@@ -460,4 +468,19 @@ func TestFileNames(t *testing.T) {
 	require.Equal(t, "20240201000000000", nextFileName(at, "20240131235959999"))
 	require.Equal(t, "20240131235959042", nextFileName(at, "20240131235959041"))
 	require.Equal(t, "20240131235959042", nextFileName(at, "garbage"))
+}
+
+// A creation a crash interrupted leaves <name>.tmp: Open removes it.
+func TestOpenRemovesInterruptedCreation(t *testing.T) {
+	dir := t.TempDir()
+	tmp := filepath.Join(dir, "20240102030405006.tmp")
+	require.NoError(t, os.WriteFile(tmp, []byte("partial"), 0o644))
+	other := filepath.Join(dir, "notes.tmp")
+	require.NoError(t, os.WriteFile(other, nil, 0o644))
+	s := openService(t, dir, testOptions())
+	require.Zero(t, s.FileCount())
+	_, err := os.Stat(tmp)
+	require.ErrorIs(t, err, os.ErrNotExist)
+	_, err = os.Stat(other)
+	require.NoError(t, err, "a file that is not an index file's temp is left alone")
 }

@@ -1,24 +1,24 @@
 package mmapfile
 
 import (
-	"path/filepath"
 	"sync"
 
 	"go.uber.org/zap"
+
+	"github.com/rocketgo/rocketgo/internal/lifecycle"
 )
 
 // allocator creates a queue's next segment ahead of need in one goroutine, the
 // shape of etcd's file_pipeline and RocketMQ's AllocateMappedFileService.
 type allocator struct {
-	q     *Queue
-	reqc  chan *allocReq
-	stopc chan struct{}
-	wg    sync.WaitGroup
+	q    *Queue
+	reqc chan *allocReq
+	g    lifecycle.Group // the goroutine
 
 	mu      sync.Mutex
-	started bool
-	stopped bool
-	cur     *allocReq // the latest request, not yet taken
+	started bool      // REQUIRES mu
+	stopped bool      // REQUIRES mu
+	cur     *allocReq // the latest request, not yet taken; REQUIRES mu
 }
 
 type allocReq struct {
@@ -29,7 +29,7 @@ type allocReq struct {
 }
 
 func newAllocator(q *Queue) *allocator {
-	return &allocator{q: q, reqc: make(chan *allocReq, 1), stopc: make(chan struct{})}
+	return &allocator{q: q, reqc: make(chan *allocReq, 1)}
 }
 
 func (a *allocator) start() {
@@ -38,19 +38,16 @@ func (a *allocator) start() {
 	if a.started || a.stopped {
 		return
 	}
-	a.started = true
-	a.wg.Add(1)
-	go a.run()
+	a.started = a.g.Go(a.run)
 }
 
-func (a *allocator) run() {
-	defer a.wg.Done()
+func (a *allocator) run(stop <-chan struct{}) {
 	for {
 		select {
-		case <-a.stopc:
+		case <-stop:
 			return
 		case r := <-a.reqc:
-			r.f, r.err = a.q.create(filepath.Join(a.q.dir, FileName(r.start)), r.start, a.q.fileSize)
+			r.f, r.err = a.q.createFile(r.start)
 			if r.err != nil {
 				a.q.lg.Warn("preallocating segment failed", zap.Int64("start", r.start), zap.Error(r.err))
 			}
@@ -64,11 +61,8 @@ func (a *allocator) run() {
 func (a *allocator) request(start int64) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if !a.started || a.stopped || a.cur != nil && a.cur.start == start {
-		return
-	}
-	if a.cur != nil {
-		return // the writer has not taken the previous one yet
+	if !a.started || a.stopped || a.cur != nil {
+		return // not running, or the writer has not taken the previous one yet
 	}
 	r := &allocReq{start: start, done: make(chan struct{})}
 	select {
@@ -91,7 +85,7 @@ func (a *allocator) take(start int64) (*MappedFile, error) {
 	}
 	select {
 	case <-r.done:
-	case <-a.stopc:
+	case <-a.g.Stopping():
 		return nil, ErrClosed
 	}
 	if r.err != nil {
@@ -115,8 +109,7 @@ func (a *allocator) close() {
 	r := a.cur
 	a.cur = nil
 	a.mu.Unlock()
-	close(a.stopc)
-	a.wg.Wait()
+	a.g.Stop()
 	if r != nil {
 		select {
 		case <-r.done:

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/rocketgo/rocketgo/internal/vfs/vfstest"
 )
 
 // A newest segment cut short (a copy cut short, a torn truncate) is extended
@@ -55,32 +57,27 @@ func TestQueueSetEnd(t *testing.T) {
 	require.Equal(t, byte(0), q.Last().Bytes(2, 1)[0], "zeroed")
 }
 
-// The Create seam serves synchronous creation and preallocation alike; a
-// failure leaves the queue as it was, and creation works again afterwards.
-func TestQueueCreateSeam(t *testing.T) {
+// A full disk at segment creation (ENOSPC from fallocate) serves synchronous
+// creation and preallocation alike; a failure leaves the queue as it was, and
+// creation works again afterwards.
+func TestQueueCreateFullDisk(t *testing.T) {
 	for _, prealloc := range []bool{false, true} {
 		t.Run(fmt.Sprintf("preallocate=%v", prealloc), func(t *testing.T) {
-			full := false
-			calls := 0
-			q, err := OpenQueue(t.TempDir(), testSize, QueueOptions{Preallocate: prealloc,
-				Create: func(path string, start, size int64) (*MappedFile, error) {
-					calls++
-					if full {
-						return nil, fmt.Errorf("allocate %s: %w", path, syscall.ENOSPC)
-					}
-					return Create(path, start, size)
-				}})
+			fs := vfstest.New(t)
+			q, err := OpenQueue(fs.Path("q"), testSize, QueueOptions{Preallocate: prealloc, FS: fs})
 			require.NoError(t, err)
 			defer q.Close()
-			full = true
+			full := fs.Fail(vfstest.OpFallocate, "q/", 0, syscall.ENOSPC)
 			_, err = q.LastForWrite(0)
 			require.ErrorIs(t, err, syscall.ENOSPC)
 			require.Zero(t, q.Len())
-			full = false
+			_, err = os.Stat(fs.Path("q", FileName(0)+".tmp"))
+			require.ErrorIs(t, err, os.ErrNotExist, "a failed creation leaves nothing behind")
+			full()
 			f, err := q.LastForWrite(0)
 			require.NoError(t, err)
 			require.Zero(t, f.Start())
-			require.Equal(t, 2, calls)
+			require.Equal(t, 2, fs.Count(vfstest.OpFallocate, "q/"))
 		})
 	}
 }
@@ -99,11 +96,4 @@ func TestDeleteFirstFilesKeepsMappingsForReaders(t *testing.T) {
 	held.Release()
 	require.NoError(t, held.Wait())
 	require.Zero(t, gone[0].Refs())
-}
-
-func TestDiskUsageLikeDf(t *testing.T) {
-	total, free, err := DiskUsage(t.TempDir())
-	require.NoError(t, err)
-	require.Positive(t, total)
-	require.LessOrEqual(t, free, total)
 }

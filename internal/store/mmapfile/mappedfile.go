@@ -3,32 +3,19 @@ package mmapfile
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"io/fs"
 	"strconv"
 	"sync"
 	"sync/atomic"
+
+	"github.com/rocketgo/rocketgo/internal/vfs"
 )
 
 // PageSize is the unit msync ranges are aligned to.
-const PageSize = 4096
+const PageSize = vfs.PageSize
 
-var (
-	// ErrClosed reports a file or queue that was closed or destroyed.
-	ErrClosed      = errors.New("mmapfile: closed")
-	errUnsupported = errors.New("mmapfile: operation not supported by the file system")
-)
-
-// SyncFunc makes b (a page-aligned range of f's mapping) durable. The default
-// is msync(MS_SYNC); tests inject failures through it.
-type SyncFunc func(f *MappedFile, b []byte) error
-
-// CreateFunc makes a new segment file of size bytes for start at path (see
-// Create, the default). Tests inject failures through it.
-type CreateFunc func(path string, start, size int64) (*MappedFile, error)
-
-// DefaultSync syncs b with msync(MS_SYNC).
-func DefaultSync(_ *MappedFile, b []byte) error { return msync(b) }
+// ErrClosed reports a file or queue that was closed or destroyed.
+var ErrClosed = errors.New("mmapfile: closed")
 
 // FileName is the segment name for a start offset: 20 digits, zero-padded.
 func FileName(start int64) string { return fmt.Sprintf("%020d", start) }
@@ -45,11 +32,13 @@ func ParseFileName(name string) (int64, bool) {
 // MappedFile is one memory-mapped segment. One goroutine writes it (through
 // Tail and SetWrote); any number read the bytes below Wrote.
 type MappedFile struct {
+	fs    vfs.FS
 	path  string
 	start int64
 	size  int64
-	file  *os.File
-	data  []byte
+	file  vfs.File
+	m     vfs.Mapping
+	data  []byte // m.Bytes()
 
 	wrote   atomic.Int64
 	flushed atomic.Int64
@@ -66,57 +55,21 @@ type MappedFile struct {
 	LastStoreTimestamp atomic.Int64
 }
 
-// Create makes a new segment file of size bytes for start at path: written as
-// path.tmp, preallocated, synced, renamed and the directory synced, then mapped.
-func Create(path string, start, size int64) (*MappedFile, error) {
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+// Create makes a new segment file of size bytes for start at path on fsys,
+// every block allocated (vfs.CreateAllocated: path.tmp, allocated, synced,
+// renamed, the directory synced), then maps it.
+func Create(fsys vfs.FS, path string, start, size int64) (*MappedFile, error) {
+	f, err := vfs.CreateAllocated(fsys, path, size)
 	if err != nil {
-		return nil, fmt.Errorf("mmapfile: create %s: %w", tmp, err)
+		return nil, fmt.Errorf("mmapfile: %w", err)
 	}
-	fail := func(op string, err error) (*MappedFile, error) {
-		f.Close()
-		os.Remove(tmp)
-		return nil, fmt.Errorf("mmapfile: %s %s: %w", op, tmp, err)
-	}
-	if err := allocate(f, 0, size); err != nil {
-		return fail("allocate", err)
-	}
-	if err := f.Sync(); err != nil {
-		return fail("sync", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fail("rename", err)
-	}
-	if err := SyncDir(filepath.Dir(path)); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return mapFile(f, path, start, size)
-}
-
-// allocate gives f its blocks up to size, by fallocate or else by writing
-// zeros from from on (the bytes before from are kept).
-func allocate(f *os.File, from, size int64) error {
-	err := preallocate(f, size)
-	if !errors.Is(err, errUnsupported) {
-		return err
-	}
-	zeros := make([]byte, 1<<20)
-	for off := from; off < size; {
-		n := min(int64(len(zeros)), size-off)
-		if _, err := f.WriteAt(zeros[:n], off); err != nil {
-			return err
-		}
-		off += n
-	}
-	return nil
+	return mapFile(fsys, f, path, start, size)
 }
 
 // Open maps an existing segment file, which must be size bytes long. Its
 // positions start at size (full); recovery sets them with SetPositions.
-func Open(path string, start, size int64) (*MappedFile, error) {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+func Open(fsys vfs.FS, path string, start, size int64) (*MappedFile, error) {
+	f, err := fsys.OpenReadWrite(path)
 	if err != nil {
 		return nil, fmt.Errorf("mmapfile: open %s: %w", path, err)
 	}
@@ -129,7 +82,7 @@ func Open(path string, start, size int64) (*MappedFile, error) {
 		f.Close()
 		return nil, fmt.Errorf("mmapfile: %s is %d bytes, want %d (was the segment size changed?)", path, st.Size(), size)
 	}
-	mf, err := mapFile(f, path, start, size)
+	mf, err := mapFile(fsys, f, path, start, size)
 	if err != nil {
 		return nil, err
 	}
@@ -138,13 +91,13 @@ func Open(path string, start, size int64) (*MappedFile, error) {
 	return mf, nil
 }
 
-func mapFile(f *os.File, path string, start, size int64) (*MappedFile, error) {
-	data, err := mmap(f, size)
+func mapFile(fsys vfs.FS, f vfs.File, path string, start, size int64) (*MappedFile, error) {
+	m, err := f.Map(size)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("mmapfile: mmap %s: %w", path, err)
 	}
-	mf := &MappedFile{path: path, start: start, size: size, file: f, data: data, freed: make(chan struct{})}
+	mf := &MappedFile{fs: fsys, path: path, start: start, size: size, file: f, m: m, data: m.Bytes(), freed: make(chan struct{})}
 	mf.refs.Store(1)
 	return mf, nil
 }
@@ -209,7 +162,7 @@ func (f *MappedFile) Release() {
 
 // free unmaps and closes the file once no reference is left.
 func (f *MappedFile) free() {
-	err := munmap(f.data)
+	err := f.m.Unmap()
 	if cerr := f.file.Close(); err == nil {
 		err = cerr
 	}
@@ -219,9 +172,9 @@ func (f *MappedFile) free() {
 	close(f.freed)
 }
 
-// Flush makes the written bytes durable through sync and returns the new
-// flushed position. A failed sync leaves the flushed position where it was.
-func (f *MappedFile) Flush(sync SyncFunc) (int64, error) {
+// Flush makes the written bytes durable (msync) and returns the new flushed
+// position. A failed sync leaves the flushed position where it was.
+func (f *MappedFile) Flush() (int64, error) {
 	f.flushMu.Lock()
 	defer f.flushMu.Unlock()
 	w, fl := f.wrote.Load(), f.flushed.Load()
@@ -233,7 +186,7 @@ func (f *MappedFile) Flush(sync SyncFunc) (int64, error) {
 	}
 	defer f.Release()
 	from := fl &^ (PageSize - 1)
-	if err := sync(f, f.data[from:w]); err != nil {
+	if err := f.m.Sync(from, w-from); err != nil {
 		return fl, fmt.Errorf("mmapfile: sync %s [%d,%d): %w", f.path, from, w, err)
 	}
 	f.flushed.Store(w)
@@ -251,8 +204,8 @@ func (f *MappedFile) ZeroFrom(pos int64) error {
 	aligned := min((pos+PageSize-1)&^(PageSize-1), f.size)
 	clear(f.data[pos:aligned])
 	if aligned < f.size {
-		err := zeroRange(f.file, aligned, f.size-aligned)
-		if errors.Is(err, errUnsupported) {
+		err := f.file.ZeroRange(aligned, f.size-aligned)
+		if errors.Is(err, vfs.ErrUnsupported) {
 			clear(f.data[aligned:])
 			err = nil
 		}
@@ -261,7 +214,8 @@ func (f *MappedFile) ZeroFrom(pos int64) error {
 		}
 	}
 	if pos < aligned {
-		if err := msync(f.data[pos&^(PageSize-1) : aligned]); err != nil {
+		from := pos &^ (PageSize - 1)
+		if err := f.m.Sync(from, aligned-from); err != nil {
 			return fmt.Errorf("mmapfile: sync %s: %w", f.path, err)
 		}
 	}
@@ -283,8 +237,8 @@ func (f *MappedFile) Close() {
 
 // Destroy unlinks the file now and closes it (unmapped when readers are done).
 func (f *MappedFile) Destroy() error {
-	err := os.Remove(f.path)
-	if errors.Is(err, os.ErrNotExist) {
+	err := f.fs.Remove(f.path)
+	if errors.Is(err, fs.ErrNotExist) {
 		err = nil
 	}
 	f.Close()
@@ -302,22 +256,3 @@ func (f *MappedFile) Wait() error {
 
 // Refs is the number of live references (owner included), for tests and metrics.
 func (f *MappedFile) Refs() int64 { return f.refs.Load() }
-
-// SyncDir fsyncs a directory so that entries created or renamed in it are durable.
-func SyncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("mmapfile: open dir %s: %w", dir, err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("mmapfile: sync dir %s: %w", dir, err)
-	}
-	return nil
-}
-
-// DiskUsage returns the size and the free bytes of the file system holding
-// path as df counts them: free is what an unprivileged process may still
-// allocate, and total is that plus what is in use (blocks reserved for root are
-// left out), so (total-free)/total is df's Use%.
-func DiskUsage(path string) (total, free uint64, err error) { return diskUsage(path) }

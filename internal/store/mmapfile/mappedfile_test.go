@@ -2,13 +2,17 @@ package mmapfile
 
 import (
 	"bytes"
-	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
+
+	"github.com/rocketgo/rocketgo/internal/vfs"
+	"github.com/rocketgo/rocketgo/internal/vfs/vfstest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -25,7 +29,7 @@ func write(t *testing.T, f *MappedFile, b []byte) {
 func TestCreateWriteFlushReopen(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, FileName(testSize))
-	f, err := Create(path, testSize, testSize)
+	f, err := Create(vfs.Default, path, testSize, testSize)
 	require.NoError(t, err)
 	require.Equal(t, "00000000000000065536", filepath.Base(f.Path()))
 	st, err := os.Stat(path)
@@ -38,49 +42,50 @@ func TestCreateWriteFlushReopen(t *testing.T) {
 	write(t, f, []byte(" world"))
 	require.EqualValues(t, 11, f.Wrote())
 	require.EqualValues(t, 0, f.Flushed())
-	pos, err := f.Flush(DefaultSync)
+	pos, err := f.Flush()
 	require.NoError(t, err)
 	require.EqualValues(t, 11, pos)
 	require.EqualValues(t, 11, f.Flushed())
 	f.Close()
 	require.NoError(t, f.Wait())
 
-	g, err := Open(path, testSize, testSize)
+	g, err := Open(vfs.Default, path, testSize, testSize)
 	require.NoError(t, err)
 	defer g.Close()
 	require.Equal(t, "hello world", string(g.Bytes(0, 11)))
 	require.True(t, g.IsFull(), "a loaded segment starts full until recovery trims it")
 
-	_, err = Open(path, testSize, testSize*2)
+	_, err = Open(vfs.Default, path, testSize, testSize*2)
 	require.ErrorContains(t, err, "want 131072")
 }
 
 func TestFailedSyncKeepsFlushedPosition(t *testing.T) {
-	f, err := Create(filepath.Join(t.TempDir(), FileName(0)), 0, testSize)
+	fs := vfstest.New(t)
+	f, err := Create(fs, fs.Path(FileName(0)), 0, testSize)
 	require.NoError(t, err)
 	defer f.Close()
 	write(t, f, bytes.Repeat([]byte{1}, 5000))
-	boom := errors.New("EIO")
-	var synced [][]byte
-	pos, err := f.Flush(func(_ *MappedFile, b []byte) error { synced = append(synced, b); return boom })
-	require.ErrorIs(t, err, boom)
+	fs.ResetTrace()
+	fs.Fail(vfstest.OpMsync, "", 1, syscall.EIO)
+	pos, err := f.Flush()
+	require.ErrorIs(t, err, syscall.EIO)
 	require.EqualValues(t, 0, pos)
 	require.EqualValues(t, 0, f.Flushed())
-	require.Len(t, synced, 1)
-	require.Len(t, synced[0], 5000)
+	require.Equal(t, []string{"msync: 00000000000000000000 0 5000 = injected input/output error"}, fs.Trace())
 
-	pos, err = f.Flush(DefaultSync)
+	pos, err = f.Flush()
 	require.NoError(t, err)
 	require.EqualValues(t, 5000, pos)
 	write(t, f, []byte{2})
 	// The next flush starts at the page holding the flushed position.
-	_, err = f.Flush(func(_ *MappedFile, b []byte) error { synced = append(synced, b); return nil })
+	fs.ResetTrace()
+	_, err = f.Flush()
 	require.NoError(t, err)
-	require.Len(t, synced[1], 5001-PageSize)
+	require.Equal(t, []string{fmt.Sprintf("msync: 00000000000000000000 %d %d", PageSize, 5001-PageSize)}, fs.Trace())
 }
 
 func TestReferencesDelayUnmap(t *testing.T) {
-	f, err := Create(filepath.Join(t.TempDir(), FileName(0)), 0, testSize)
+	f, err := Create(vfs.Default, filepath.Join(t.TempDir(), FileName(0)), 0, testSize)
 	require.NoError(t, err)
 	write(t, f, []byte("data"))
 	require.True(t, f.Acquire())
@@ -102,10 +107,10 @@ func TestReferencesDelayUnmap(t *testing.T) {
 
 func TestZeroFrom(t *testing.T) {
 	path := filepath.Join(t.TempDir(), FileName(0))
-	f, err := Create(path, 0, testSize)
+	f, err := Create(vfs.Default, path, 0, testSize)
 	require.NoError(t, err)
 	write(t, f, bytes.Repeat([]byte{0xAB}, testSize))
-	_, err = f.Flush(DefaultSync)
+	_, err = f.Flush()
 	require.NoError(t, err)
 	require.NoError(t, f.ZeroFrom(100))
 	require.EqualValues(t, 100, f.Wrote())
@@ -122,7 +127,7 @@ func TestZeroFrom(t *testing.T) {
 
 func TestCatchFault(t *testing.T) {
 	path := filepath.Join(t.TempDir(), FileName(0))
-	f, err := Create(path, 0, testSize)
+	f, err := Create(vfs.Default, path, 0, testSize)
 	require.NoError(t, err)
 	defer f.Close()
 	// Shrinking the file under the mapping makes reads past EOF fault (SIGBUS).

@@ -3,7 +3,6 @@ package mmapfile
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -12,6 +11,8 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+
+	"github.com/rocketgo/rocketgo/internal/vfs"
 )
 
 // QueueOptions configure a Queue.
@@ -19,11 +20,8 @@ type QueueOptions struct {
 	// Preallocate creates the next segment in a background goroutine (between
 	// Start and Close) so the writer rarely waits for a new file.
 	Preallocate bool
-	// Sync makes flushed ranges durable; nil means DefaultSync (msync).
-	Sync SyncFunc
-	// Create makes a new segment file; nil means Create. Tests inject a full
-	// disk here.
-	Create CreateFunc
+	// FS holds the segments; nil means vfs.Default.
+	FS vfs.FS
 	// Logger; nil means no logging.
 	Logger *zap.Logger
 }
@@ -32,8 +30,7 @@ type QueueOptions struct {
 type Queue struct {
 	dir      string
 	fileSize int64
-	sync     SyncFunc
-	create   CreateFunc
+	fs       vfs.FS
 	lg       *zap.Logger
 	alloc    *allocator
 
@@ -52,15 +49,12 @@ func OpenQueue(dir string, fileSize int64, opts QueueOptions) (*Queue, error) {
 	if fileSize <= 0 {
 		return nil, fmt.Errorf("mmapfile: bad segment size %d for %s", fileSize, dir)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("mmapfile: mkdir %s: %w", dir, err)
+	q := &Queue{dir: dir, fileSize: fileSize, fs: opts.FS, lg: opts.Logger}
+	if q.fs == nil {
+		q.fs = vfs.Default
 	}
-	q := &Queue{dir: dir, fileSize: fileSize, sync: opts.Sync, create: opts.Create, lg: opts.Logger}
-	if q.sync == nil {
-		q.sync = DefaultSync
-	}
-	if q.create == nil {
-		q.create = Create
+	if err := vfs.MkdirAll(q.fs, dir); err != nil {
+		return nil, fmt.Errorf("mmapfile: %w", err)
 	}
 	if q.lg == nil {
 		q.lg = zap.NewNop()
@@ -76,7 +70,7 @@ func OpenQueue(dir string, fileSize int64, opts QueueOptions) (*Queue, error) {
 }
 
 func (q *Queue) load() error {
-	entries, err := os.ReadDir(q.dir)
+	entries, err := q.fs.ReadDir(q.dir)
 	if err != nil {
 		return fmt.Errorf("mmapfile: read dir %s: %w", q.dir, err)
 	}
@@ -84,7 +78,7 @@ func (q *Queue) load() error {
 	for _, e := range entries {
 		name := e.Name()
 		if strings.HasSuffix(name, ".tmp") {
-			if err := os.Remove(filepath.Join(q.dir, name)); err != nil {
+			if err := q.fs.Remove(filepath.Join(q.dir, name)); err != nil {
 				return fmt.Errorf("mmapfile: remove %s: %w", name, err)
 			}
 			continue
@@ -106,7 +100,7 @@ func (q *Queue) load() error {
 		}
 	}
 	for _, s := range starts {
-		f, err := Open(filepath.Join(q.dir, FileName(s)), s, q.fileSize)
+		f, err := Open(q.fs, filepath.Join(q.dir, FileName(s)), s, q.fileSize)
 		if err != nil {
 			return err
 		}
@@ -124,7 +118,7 @@ func (q *Queue) load() error {
 // A shorter segment before the newest is left for Open to refuse: extending it
 // would make recovery drop every later segment.
 func (q *Queue) extendShortLast(path string) error {
-	st, err := os.Stat(path)
+	st, err := q.fs.Stat(path)
 	if err != nil {
 		return fmt.Errorf("mmapfile: stat %s: %w", path, err)
 	}
@@ -133,11 +127,11 @@ func (q *Queue) extendShortLast(path string) error {
 	}
 	q.lg.Warn("newest segment is shorter than the segment size: extending it with zeros",
 		zap.String("file", path), zap.Int64("size", st.Size()), zap.Int64("want", q.fileSize))
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	f, err := q.fs.OpenReadWrite(path)
 	if err != nil {
 		return fmt.Errorf("mmapfile: open %s: %w", path, err)
 	}
-	err = allocate(f, st.Size(), q.fileSize)
+	err = vfs.Allocate(f, st.Size(), q.fileSize)
 	if err == nil {
 		err = f.Sync()
 	}
@@ -156,6 +150,14 @@ func (q *Queue) Start() {
 		q.alloc.start()
 	}
 }
+
+// createFile makes the segment file starting at start.
+func (q *Queue) createFile(start int64) (*MappedFile, error) {
+	return Create(q.fs, filepath.Join(q.dir, FileName(start)), start, q.fileSize)
+}
+
+// FS is the file system holding the segments.
+func (q *Queue) FS() vfs.FS { return q.fs }
 
 // Dir is the queue's directory.
 func (q *Queue) Dir() string { return q.dir }
@@ -283,7 +285,7 @@ func (q *Queue) CreateAt(start int64) (*MappedFile, error) {
 		f, err = q.alloc.take(start)
 	}
 	if f == nil && err == nil {
-		f, err = q.create(filepath.Join(q.dir, FileName(start)), start, q.fileSize)
+		f, err = q.createFile(start)
 	}
 	if err != nil {
 		return nil, err
@@ -319,13 +321,19 @@ func (q *Queue) Flush(leastPages int) (int64, error) {
 		return where, nil
 	}
 	for f := q.fileFrom(where); f != nil; f = q.fileFrom(where) {
-		pos, err := f.Flush(q.sync)
+		pos, err := f.Flush()
 		if err != nil {
 			return q.flushedWhere.Load(), err
 		}
 		where = f.Start() + pos
 		if pos < f.Size() {
 			if f != q.Last() {
+				if f.Wrote() > pos {
+					// Written to its end (a BLANK) while we synced, then
+					// followed by a new segment: sync the rest of it.
+					q.flushedWhere.Store(where)
+					continue
+				}
 				where = f.End() // a hole (ConsumeQueue gap) before the next segment
 				q.flushedWhere.Store(where)
 				continue
@@ -394,7 +402,7 @@ func (q *Queue) cut(off int64, zero bool) error {
 	q.files = keep
 	q.flushedWhere.Store(off)
 	if removed {
-		errs = append(errs, SyncDir(q.dir))
+		errs = append(errs, q.fs.SyncDir(q.dir))
 	}
 	return errors.Join(errs...)
 }
@@ -447,7 +455,7 @@ func (q *Queue) DeleteExpired(maxAge time.Duration, now time.Time, force bool, m
 		if force {
 			return true
 		}
-		st, err := os.Stat(f.Path())
+		st, err := q.fs.Stat(f.Path())
 		return err == nil && st.ModTime().Add(maxAge).Before(now)
 	})
 }
@@ -482,7 +490,7 @@ func (q *Queue) Destroy() error {
 	q.mu.Lock()
 	q.files = nil
 	q.mu.Unlock()
-	if err := os.RemoveAll(q.dir); err != nil {
+	if err := q.fs.RemoveAll(q.dir); err != nil {
 		errs = append(errs, fmt.Errorf("mmapfile: remove %s: %w", q.dir, err))
 	}
 	return errors.Join(errs...)

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/rocketgo/rocketgo/internal/vfs/vfstest"
 )
 
 func fill(t *testing.T, q *Queue, n int) {
@@ -67,30 +69,28 @@ func TestQueueGrowFindReload(t *testing.T) {
 }
 
 func TestQueueFlushLeastPages(t *testing.T) {
-	var syncs int
-	q, err := OpenQueue(t.TempDir(), testSize, QueueOptions{Sync: func(f *MappedFile, b []byte) error {
-		syncs++
-		return DefaultSync(f, b)
-	}})
+	fs := vfstest.New(t)
+	syncs := func() int { return fs.Count(vfstest.OpMsync, "") }
+	q, err := OpenQueue(fs.Path("q"), testSize, QueueOptions{FS: fs})
 	require.NoError(t, err)
 	defer q.Close()
 	fill(t, q, 3*PageSize)
 	where, err := q.Flush(4)
 	require.NoError(t, err)
 	require.Zero(t, where)
-	require.Zero(t, syncs)
+	require.Zero(t, syncs())
 	fill(t, q, PageSize)
 	where, err = q.Flush(4)
 	require.NoError(t, err)
 	require.EqualValues(t, 4*PageSize, where)
-	require.Equal(t, 1, syncs)
+	require.Equal(t, 1, syncs())
 
 	// A full segment is flushed even below the threshold; the flush crosses into the next.
 	fill(t, q, testSize-4*PageSize+100)
 	where, err = q.Flush(0)
 	require.NoError(t, err)
 	require.EqualValues(t, testSize+100, where)
-	require.Equal(t, 3, syncs)
+	require.Equal(t, 3, syncs())
 }
 
 func TestQueueDelete(t *testing.T) {
@@ -149,4 +149,31 @@ func TestCreateAtRejectsMisaligned(t *testing.T) {
 	require.EqualValues(t, 60000, f.Start())
 	_, err = q.CreateAt(0)
 	require.Error(t, err, "must be past the newest")
+}
+
+// A segment written to its end and followed by a new one while its sync runs
+// (the CommitLog's BLANK and the next segment) is synced to its end: its tail
+// is not mistaken for a ConsumeQueue gap. Found by the power-loss double.
+func TestQueueFlushSegmentClosedDuringSync(t *testing.T) {
+	fs := vfstest.New(t)
+	q, err := OpenQueue(fs.Path("q"), testSize, QueueOptions{FS: fs})
+	require.NoError(t, err)
+	defer q.Close()
+	fill(t, q, 100)
+	first := q.Last()
+	once := false
+	fs.Inject(vfstest.Rule{Kind: vfstest.OpMsync, Before: func(vfstest.Op) {
+		if once {
+			return
+		}
+		once = true
+		first.SetWrote(testSize)       // the writer closes the segment...
+		_, err := q.CreateAt(testSize) // ...and moves on
+		require.NoError(t, err)
+	}})
+	where, err := q.Flush(0)
+	require.NoError(t, err)
+	require.EqualValues(t, testSize, where)
+	require.EqualValues(t, testSize, first.Flushed(), "the tail written during the sync is synced too")
+	require.Equal(t, 2, fs.Count(vfstest.OpMsync, "q/"+FileName(0)))
 }

@@ -15,6 +15,8 @@ import (
 
 	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/internal/store/mmapfile"
+	"github.com/rocketgo/rocketgo/internal/vfs"
+	"github.com/rocketgo/rocketgo/internal/vfs/vfstest"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
 )
 
@@ -40,15 +42,28 @@ func Options(dir string) store.Options {
 	o.FlushCommitLogThoroughInterval = 50 * time.Millisecond
 	o.FlushIntervalConsumeQueue = 10 * time.Millisecond
 	o.FlushConsumeQueueThoroughInterval = 50 * time.Millisecond
-	o.DiskUsage = NoDiskPressure
+	o.FS = WithDiskUsage(vfs.Default, NoDiskPressure)
 	return o
 }
 
-// NoDiskPressure is a store.Options.DiskUsage that reports a 10% used disk,
+// WithDiskUsage returns fsys with its DiskUsage replaced by usage, so that a
+// test decides how full the disk looks.
+func WithDiskUsage(fsys vfs.FS, usage func(path string) (total, free uint64, err error)) vfs.FS {
+	return diskFS{fsys, usage}
+}
+
+type diskFS struct {
+	vfs.FS
+	usage func(string) (uint64, uint64, error)
+}
+
+func (d diskFS) DiskUsage(path string) (total, free uint64, err error) { return d.usage(path) }
+
+// NoDiskPressure is a vfs.FS.DiskUsage that reports a 10% used disk,
 // so that tests do not depend on the machine's disk.
 func NoDiskPressure(string) (total, free uint64, err error) { return 100 << 30, 90 << 30, nil }
 
-// DiskAt returns a store.Options.DiskUsage reporting the percentage *used
+// DiskAt returns a vfs.FS.DiskUsage reporting the percentage *used
 // reads at every call.
 func DiskAt(used *atomic.Int64) func(string) (uint64, uint64, error) {
 	return func(string) (uint64, uint64, error) {
@@ -56,6 +71,34 @@ func DiskAt(used *atomic.Int64) func(string) (uint64, uint64, error) {
 		return total, uint64(total - total*used.Load()/100), nil
 	}
 }
+
+// OnFS returns Options for a store on a vfstest.FS over a new temp dir of t,
+// and the FS: every file operation of the store is traced there and can be
+// failed or lost in a power loss.
+func OnFS(t testing.TB) (store.Options, *vfstest.FS) {
+	fs := vfstest.New(t)
+	fs.SetDiskUsage(NoDiskPressure)
+	o := Options(fs.Root())
+	o.FS = fs
+	return o, fs
+}
+
+// AfterPowerLoss writes what a power loss would leave of the store on fs
+// (vfstest.FS.PowerLoss: only what was synced) into a new temp dir, and
+// returns o moved there, on a new FS over it, for the store to be reopened.
+func AfterPowerLoss(t testing.TB, fs *vfstest.FS, o store.Options) (store.Options, *vfstest.FS) {
+	t.Helper()
+	after, err := fs.PowerLoss(filepath.Join(t.TempDir(), "crashed"))
+	if err != nil {
+		t.Fatalf("power loss: %v", err)
+	}
+	after.SetDiskUsage(NoDiskPressure)
+	o.RootDir, o.CommitLogDir, o.FS = after.Root(), "", after
+	return o, after
+}
+
+// CommitLogSyncs is the vfstest rule path of the CommitLog's segments.
+const CommitLogSyncs = "commitlog/"
 
 // Open opens and starts a store, and closes it when the test ends.
 func Open(t testing.TB, o store.Options) *store.Store {

@@ -1,4 +1,4 @@
-package configfile
+package vfs_test
 
 import (
 	"encoding/json"
@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/rocketgo/rocketgo/internal/vfs"
 )
 
 func decodeJSON(data []byte) error {
@@ -17,15 +19,15 @@ func decodeJSON(data []byte) error {
 
 func TestWriteKeepsPreviousVersionAsBak(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "config", "topics.json")
-	require.NoError(t, Write(path, []byte(`{"v":1}`)))
-	_, err := os.Stat(path + BakSuffix)
+	require.NoError(t, vfs.WriteWithBackup(vfs.Default, path, []byte(`{"v":1}`)))
+	_, err := os.Stat(path + vfs.BakSuffix)
 	require.True(t, errors.Is(err, os.ErrNotExist), "no backup before the second write")
 
-	require.NoError(t, Write(path, []byte(`{"v":2}`)))
+	require.NoError(t, vfs.WriteWithBackup(vfs.Default, path, []byte(`{"v":2}`)))
 	got, err := os.ReadFile(path)
 	require.NoError(t, err)
 	require.Equal(t, `{"v":2}`, string(got))
-	bak, err := os.ReadFile(path + BakSuffix)
+	bak, err := os.ReadFile(path + vfs.BakSuffix)
 	require.NoError(t, err)
 	require.Equal(t, `{"v":1}`, string(bak))
 
@@ -37,10 +39,10 @@ func TestWriteKeepsPreviousVersionAsBak(t *testing.T) {
 func TestReadFallsBackToBak(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "consumerOffset.json")
-	require.NoError(t, Write(path, []byte(`{"v":1}`)))
-	require.NoError(t, Write(path, []byte(`{"v":2}`)))
+	require.NoError(t, vfs.WriteWithBackup(vfs.Default, path, []byte(`{"v":1}`)))
+	require.NoError(t, vfs.WriteWithBackup(vfs.Default, path, []byte(`{"v":2}`)))
 
-	data, fromBak, err := Read(path, decodeJSON)
+	data, fromBak, err := vfs.ReadWithBackup(vfs.Default, path, decodeJSON)
 	require.NoError(t, err)
 	require.False(t, fromBak)
 	require.Equal(t, `{"v":2}`, string(data))
@@ -52,7 +54,7 @@ func TestReadFallsBackToBak(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			corrupt()
-			data, fromBak, err := Read(path, decodeJSON)
+			data, fromBak, err := vfs.ReadWithBackup(vfs.Default, path, decodeJSON)
 			require.NoError(t, err)
 			require.True(t, fromBak)
 			require.Equal(t, `{"v":1}`, string(data))
@@ -64,24 +66,24 @@ func TestReadFallsBackToBak(t *testing.T) {
 func TestReadErrors(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "x.json")
-	_, _, err := Read(path, decodeJSON)
-	require.ErrorIs(t, err, ErrNotFound)
+	_, _, err := vfs.ReadWithBackup(vfs.Default, path, decodeJSON)
+	require.ErrorIs(t, err, vfs.ErrNotFound)
 
 	require.NoError(t, os.WriteFile(path, nil, 0o644))
-	_, _, err = Read(path, decodeJSON)
-	require.ErrorIs(t, err, ErrNotFound, "an empty file with no backup is a fresh start, as in Java")
+	_, _, err = vfs.ReadWithBackup(vfs.Default, path, decodeJSON)
+	require.ErrorIs(t, err, vfs.ErrNotFound, "an empty file with no backup is a fresh start, as in Java")
 
 	require.NoError(t, os.WriteFile(path, []byte("garbage"), 0o644))
-	_, _, err = Read(path, decodeJSON)
+	_, _, err = vfs.ReadWithBackup(vfs.Default, path, decodeJSON)
 	require.Error(t, err)
-	require.NotErrorIs(t, err, ErrNotFound, "a corrupt file with no backup must not look like a fresh start")
+	require.NotErrorIs(t, err, vfs.ErrNotFound, "a corrupt file with no backup must not look like a fresh start")
 
-	require.NoError(t, os.WriteFile(path+BakSuffix, []byte("also garbage"), 0o644))
-	_, _, err = Read(path, decodeJSON)
+	require.NoError(t, os.WriteFile(path+vfs.BakSuffix, []byte("also garbage"), 0o644))
+	_, _, err = vfs.ReadWithBackup(vfs.Default, path, decodeJSON)
 	require.Error(t, err)
-	require.NotErrorIs(t, err, ErrNotFound)
+	require.NotErrorIs(t, err, vfs.ErrNotFound)
 
-	data, _, err := Read(path, nil)
+	data, _, err := vfs.ReadWithBackup(vfs.Default, path, nil)
 	require.NoError(t, err, "nil decode accepts anything")
 	require.Equal(t, "garbage", string(data))
 }
@@ -89,15 +91,15 @@ func TestReadErrors(t *testing.T) {
 func TestWriteFailsWhenDirectoryCannotExist(t *testing.T) {
 	notADir := filepath.Join(t.TempDir(), "file")
 	require.NoError(t, os.WriteFile(notADir, []byte("x"), 0o644))
-	err := Write(filepath.Join(notADir, "config", "a.json"), []byte("{}"))
+	err := vfs.WriteWithBackup(vfs.Default, filepath.Join(notADir, "config", "a.json"), []byte("{}"))
 	require.Error(t, err)
-	require.Contains(t, err.Error(), "configfile: mkdir")
+	require.Contains(t, err.Error(), "vfs: mkdir")
 
 	// The target path is a directory: the rename fails and no temp file is left behind.
 	dir := t.TempDir()
 	target := filepath.Join(dir, "topics.json")
 	require.NoError(t, os.Mkdir(target, 0o755))
-	require.Error(t, Write(target, []byte("{}")))
+	require.Error(t, vfs.WriteWithBackup(vfs.Default, target, []byte("{}")))
 	entries, err := os.ReadDir(dir)
 	require.NoError(t, err)
 	require.Len(t, entries, 1)
@@ -105,7 +107,7 @@ func TestWriteFailsWhenDirectoryCannotExist(t *testing.T) {
 
 func TestPersisterDropsOlderSnapshots(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "f.json")
-	p := NewPersister(path)
+	p := vfs.NewPersister(vfs.Default, path)
 	require.Equal(t, path, p.Path())
 	require.NoError(t, p.Write([]byte("2"), 2))
 	require.NoError(t, p.Write([]byte("1"), 1))
