@@ -16,7 +16,6 @@ type Options struct {
 	ClusterName string
 	BrokerName  string
 	BrokerID    int64
-	Slave       bool
 
 	// ListenAddr is where the remoting server listens ("host:port").
 	ListenAddr string
@@ -76,6 +75,9 @@ type Options struct {
 	Metrics      prometheus.Registerer
 	MetricsExtra map[string]string // metricsLabel pairs
 }
+
+// IsSlave reports whether the broker is a slave: its role is HA.Role, stored nowhere else.
+func (o *Options) IsSlave() bool { return o.HA.Role == store.RoleSlave }
 
 func (o *Options) setDefaults() {
 	def := func(p *time.Duration, d time.Duration) {

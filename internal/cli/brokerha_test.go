@@ -32,7 +32,7 @@ slaveReadEnable = true
 	require.NoError(t, err)
 	o, err := brokerOptions(cfg)
 	require.NoError(t, err)
-	require.True(t, o.Slave)
+	require.True(t, o.IsSlave())
 	require.EqualValues(t, 2, o.BrokerID)
 	require.True(t, o.SlaveReadEnable)
 	require.Equal(t, store.RoleSlave, o.HA.Role)
@@ -51,6 +51,6 @@ slaveReadEnable = true
 		o, err := brokerOptions(cfg)
 		require.NoError(t, err)
 		require.Equal(t, want, o.HA.Role, role)
-		require.False(t, o.Slave, role)
+		require.False(t, o.IsSlave(), role)
 	}
 }

@@ -28,7 +28,6 @@ func brokerOptions(cfg *config.Broker) (broker.Options, error) {
 		ClusterName:                 cfg.BrokerClusterName,
 		BrokerName:                  cfg.BrokerName,
 		BrokerID:                    cfg.BrokerID,
-		Slave:                       !cfg.BrokerRole.IsMaster(),
 		ListenAddr:                  net.JoinHostPort(cfg.BindAddress, strconv.Itoa(cfg.ListenPort)),
 		BrokerAddr:                  cfg.BrokerAddr(),
 		HAServerAddr:                cfg.HAServerAddr(),

@@ -44,7 +44,7 @@ autoCreateTopicEnable = false
 	require.NoError(t, err)
 	require.Equal(t, "ProdCluster", o.ClusterName)
 	require.Equal(t, "broker-b", o.BrokerName)
-	require.False(t, o.Slave)
+	require.False(t, o.IsSlave())
 	require.Equal(t, "10.1.2.3:10921", o.BrokerAddr)
 	require.True(t, strings.HasSuffix(o.ListenAddr, ":10921"))
 	require.Equal(t, []string{"10.0.0.1:9876", "10.0.0.2:9876"}, o.NamesrvAddrs)
