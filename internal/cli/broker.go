@@ -46,24 +46,23 @@ func NewBrokerCommand() *cobra.Command {
 				return err
 			}
 			defer stopPprof()
-			reg, stopMetrics, err := metricsServer(cfg.MetricsExporterType.Enabled(), cfg.MetricsAddr(), lg)
+			opts, err := cfg.Options()
+			if err != nil {
+				return err
+			}
+			reg, stopMetrics, err := metricsServer(opts.Metrics, lg)
 			if err != nil {
 				return err
 			}
 			defer stopMetrics()
-			opts, err := brokerOptions(cfg)
-			if err != nil {
-				return err
-			}
-			opts.TLS, err = serverTLS(tlsKeys{cfg.TLSServerMode, cfg.TLSServerCertPath, cfg.TLSServerKeyPath,
-				cfg.TLSTestModeEnable}, lg)
+			opts.Broker.TLS, err = opts.TLS.Server(lg)
 			if err != nil {
 				return err
 			}
 			if reg != nil {
-				opts.Metrics = reg
+				opts.Broker.Metrics = reg
 			}
-			b, err := broker.New(opts, lg)
+			b, err := broker.New(opts.Broker, lg)
 			if err != nil {
 				return err
 			}

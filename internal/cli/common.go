@@ -42,12 +42,13 @@ func printFields(w io.Writer, fields []config.Field) {
 	}
 }
 
-// metricsServer starts /metrics on addr when enabled; it returns a registry (nil when disabled)
-// and a stop function.
-func metricsServer(enabled bool, addr string, lg *zap.Logger) (*prometheus.Registry, func(), error) {
-	if !enabled {
+// metricsServer starts /metrics on l.Addr when l.Enabled; it returns a registry (nil when
+// disabled) and a stop function.
+func metricsServer(l config.MetricsListener, lg *zap.Logger) (*prometheus.Registry, func(), error) {
+	if !l.Enabled {
 		return nil, func() {}, nil
 	}
+	addr := l.Addr
 	reg := metrics.NewRegistry()
 	srv := metrics.NewServer(addr, reg, lg.Named("metrics"))
 	if err := srv.Start(); err != nil {

@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"fmt"
-	"net"
-	"strconv"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -44,23 +41,22 @@ func NewNamesrvCommand() *cobra.Command {
 				return nil
 			}
 			cfg.LogEffective(lg)
-			reg, stopMetrics, err := metricsServer(cfg.MetricsExporterType.Enabled(), cfg.MetricsAddr(), lg)
+			o, err := cfg.Options()
+			if err != nil {
+				return err
+			}
+			reg, stopMetrics, err := metricsServer(o.Metrics, lg)
 			if err != nil {
 				return err
 			}
 			defer stopMetrics()
-			opts, err := namesrvOptions(cfg)
-			if err != nil {
-				return err
-			}
-			opts.TLS, err = serverTLS(tlsKeys{cfg.TLSServerMode, cfg.TLSServerCertPath, cfg.TLSServerKeyPath,
-				cfg.TLSTestModeEnable}, lg)
+			opts := o.Namesrv
+			opts.TLS, err = o.TLS.Server(lg)
 			if err != nil {
 				return err
 			}
 			if reg != nil {
-				labels, _ := cfg.MetricsLabels()
-				rpc, err := metrics.NewRPC(reg, metrics.Labels{NodeType: metrics.NodeTypeNameserver, Extra: labels},
+				rpc, err := metrics.NewRPC(reg, metrics.Labels{NodeType: metrics.NodeTypeNameserver, Extra: opts.MetricLabels},
 					metrics.RPCOptions{RequestCodeName: broker.RequestCodeName, ResponseCodeName: broker.ResponseCodeName})
 				if err != nil {
 					return err
@@ -89,27 +85,4 @@ func NewNamesrvCommand() *cobra.Command {
 	cmd.Flags().BoolVarP(&print, "printConfigItem", "p", false, "print the effective configuration and exit")
 	logs.register(cmd)
 	return cmd
-}
-
-// namesrvOptions maps namesrv.conf onto the name server's options.
-func namesrvOptions(cfg *config.Namesrv) (namesrv.Options, error) {
-	opts := namesrv.DefaultOptions()
-	opts.ListenAddr = net.JoinHostPort(cfg.BindAddress, strconv.Itoa(cfg.ListenPort))
-	opts.KVConfigPath = cfg.KVConfigPath
-	opts.ScanNotActiveBrokerInterval = cfg.ScanNotActiveBrokerInterval.Duration()
-	opts.BrokerChannelExpiredTime = cfg.BrokerChannelExpiredTime.Duration()
-	opts.IdleTimeout = time.Duration(cfg.ServerChannelMaxIdleTimeSeconds) * time.Second
-	opts.OrderMessageEnable = cfg.OrderMessageEnable
-	opts.ReturnOrderTopicConfigToBroker = cfg.ReturnOrderTopicConfigToBroker
-	opts.EnableAllTopicList = cfg.EnableAllTopicList
-	opts.EnableTopicList = cfg.EnableTopicList
-	opts.NeedWaitForService = cfg.NeedWaitForService
-	opts.WaitForService = time.Duration(cfg.WaitSecondsForService) * time.Second
-	opts.DeleteTopicWithBrokerRegistration = cfg.DeleteTopicWithBrokerRegistration
-	labels, err := cfg.MetricsLabels()
-	if err != nil {
-		return opts, fmt.Errorf("metricsLabel: %w", err)
-	}
-	opts.MetricLabels = labels
-	return opts, nil
 }

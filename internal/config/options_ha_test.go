@@ -1,4 +1,4 @@
-package cli
+package config
 
 import (
 	"strings"
@@ -6,9 +6,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-	"go.uber.org/zap"
 
-	"github.com/rocketgo/rocketgo/internal/config"
 	"github.com/rocketgo/rocketgo/internal/store"
 )
 
@@ -28,10 +26,11 @@ haSlaveFallbehindMax = 1048576
 slaveTimeout = 2500
 slaveReadEnable = true
 `)
-	cfg, err := config.LoadBroker(path, nil, zap.NewNop())
+	cfg, err := LoadBroker(path, nil, nil)
 	require.NoError(t, err)
-	o, err := brokerOptions(cfg)
+	bo, err := cfg.Options()
 	require.NoError(t, err)
+	o := bo.Broker
 	require.True(t, o.IsSlave())
 	require.EqualValues(t, 2, o.BrokerID)
 	require.True(t, o.SlaveReadEnable)
@@ -46,11 +45,11 @@ slaveReadEnable = true
 	require.Equal(t, 2500*time.Millisecond, o.HA.SlaveTimeout)
 
 	for role, want := range map[string]store.Role{"ASYNC_MASTER": store.RoleAsyncMaster, "SYNC_MASTER": store.RoleSyncMaster} {
-		cfg, err := config.LoadBroker(writeConf(t, "brokerRole = "+role+"\n"), nil, zap.NewNop())
+		cfg, err := LoadBroker(writeConf(t, "brokerRole = "+role+"\n"), nil, nil)
 		require.NoError(t, err)
-		o, err := brokerOptions(cfg)
+		bo, err := cfg.Options()
 		require.NoError(t, err)
-		require.Equal(t, want, o.HA.Role, role)
-		require.False(t, o.IsSlave(), role)
+		require.Equal(t, want, bo.Broker.HA.Role, role)
+		require.False(t, bo.Broker.IsSlave(), role)
 	}
 }

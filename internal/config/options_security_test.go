@@ -1,4 +1,4 @@
-package cli
+package config
 
 import (
 	"crypto/ecdsa"
@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap"
 
-	"github.com/rocketgo/rocketgo/internal/config"
 	"github.com/rocketgo/rocketgo/internal/remoting"
 )
 
@@ -31,41 +30,41 @@ func writeCert(t *testing.T) (certPath, keyPath string, der []byte) {
 
 func TestServerTLSFromKeys(t *testing.T) {
 	lg := zap.NewNop()
-	opts, err := serverTLS(tlsKeys{mode: config.TLSDisabled, testMode: true}, lg)
+	opts, err := TLSKeys{TLSServerMode: TLSDisabled, TLSTestModeEnable: true}.Server(lg)
 	require.NoError(t, err)
 	require.Equal(t, remoting.TLSDisabled, opts.Mode)
 
-	opts, err = serverTLS(tlsKeys{mode: config.TLSPermissive, testMode: true}, lg)
+	opts, err = TLSKeys{TLSServerMode: TLSPermissive, TLSTestModeEnable: true}.Server(lg)
 	require.NoError(t, err)
 	require.Equal(t, remoting.TLSPermissive, opts.Mode)
 	require.Len(t, opts.Config.Certificates, 1, "test mode makes a certificate")
 
 	certPath, keyPath, der := writeCert(t)
-	opts, err = serverTLS(tlsKeys{mode: config.TLSEnforcing, certPath: certPath, keyPath: keyPath, testMode: true}, lg)
+	opts, err = TLSKeys{TLSServerMode: TLSEnforcing, TLSServerCertPath: certPath, TLSServerKeyPath: keyPath, TLSTestModeEnable: true}.Server(lg)
 	require.NoError(t, err)
 	require.Equal(t, remoting.TLSEnforcing, opts.Mode)
 	require.Equal(t, der, opts.Config.Certificates[0].Certificate[0], "the files win over test mode")
 
-	_, err = serverTLS(tlsKeys{mode: config.TLSPermissive, certPath: keyPath, keyPath: certPath}, lg)
+	_, err = TLSKeys{TLSServerMode: TLSPermissive, TLSServerCertPath: keyPath, TLSServerKeyPath: certPath}.Server(lg)
 	require.ErrorContains(t, err, "tls.server.certPath")
 
-	opts, err = serverTLS(tlsKeys{mode: config.TLSPermissive}, lg)
+	opts, err = TLSKeys{TLSServerMode: TLSPermissive}.Server(lg)
 	require.NoError(t, err)
 	require.Equal(t, remoting.TLSDisabled, opts.Mode, "no certificate: plain TCP only")
 }
 
 func TestACLOptionsFromConf(t *testing.T) {
-	cfg, err := config.LoadBroker(writeConf(t, "brokerName=b\n"), nil, nil)
+	cfg, err := LoadBroker(writeConf(t, "brokerName=b\n"), nil, nil)
 	require.NoError(t, err)
-	opts, err := brokerOptions(cfg)
+	bo, err := cfg.Options()
 	require.NoError(t, err)
-	require.Nil(t, opts.ACL)
+	require.Nil(t, bo.Broker.ACL)
 
 	path := writeConf(t, "brokerName=b\naclEnable=true\n")
-	cfg, err = config.LoadBroker(path, nil, nil)
+	cfg, err = LoadBroker(path, nil, nil)
 	require.NoError(t, err)
-	opts, err = brokerOptions(cfg)
+	bo, err = cfg.Options()
 	require.NoError(t, err)
-	require.NotNil(t, opts.ACL)
-	require.Equal(t, filepath.Join(filepath.Dir(path), "plain_acl.yml"), opts.ACL.Path)
+	require.NotNil(t, bo.Broker.ACL)
+	require.Equal(t, filepath.Join(filepath.Dir(path), "plain_acl.yml"), bo.Broker.ACL.Path)
 }
