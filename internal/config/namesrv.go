@@ -42,7 +42,7 @@ type namesrvKey = key[Namesrv, NamesrvOptions]
 
 // namesrvKeys is namesrv.conf, in the order of docs/configuration.md.
 func namesrvKeys() []namesrvKey {
-	return concat(section("namesrv.conf",
+	return concat(section("Server",
 		namesrvKey{name: "listenPort", def: "9876", check: port,
 			doc:   "Client and broker port.",
 			field: func(c *Namesrv) any { return &c.ListenPort },
