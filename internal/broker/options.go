@@ -10,8 +10,8 @@ import (
 	"github.com/rocketgo/rocketgo/internal/store"
 )
 
-// Options configure a Broker. The CLI maps broker.conf onto them; zero durations take Java's
-// defaults.
+// Options configure a Broker. internal/config maps broker.conf onto them; zero durations take
+// Java's defaults.
 type Options struct {
 	ClusterName string
 	BrokerName  string
@@ -26,7 +26,9 @@ type Options struct {
 	NamesrvAddrs []string
 
 	BrokerPermission int
-	Store            store.Options
+	// Store configures the store; New sets Store.Role from HA.Role and, when Store.StoreHost is
+	// not set, derives it from BrokerAddr.
+	Store store.Options
 
 	AutoCreateTopicEnable       bool
 	DefaultTopicQueueNums       int
