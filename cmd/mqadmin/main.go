@@ -5,11 +5,11 @@ package main
 import (
 	"os"
 
-	"github.com/rocketgo/rocketgo/internal/cli"
+	"github.com/rocketgo/rocketgo/internal/cli/mqadmin"
 )
 
 func main() {
-	if err := cli.NewAdminCommand().Execute(); err != nil {
+	if err := mqadmin.NewCommand().Execute(); err != nil {
 		os.Exit(1)
 	}
 }

@@ -4,11 +4,11 @@ package main
 import (
 	"os"
 
-	"github.com/rocketgo/rocketgo/internal/cli"
+	"github.com/rocketgo/rocketgo/internal/cli/mqbroker"
 )
 
 func main() {
-	if err := cli.NewBrokerCommand().Execute(); err != nil {
+	if err := mqbroker.NewCommand().Execute(); err != nil {
 		os.Exit(1)
 	}
 }

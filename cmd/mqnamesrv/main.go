@@ -4,11 +4,11 @@ package main
 import (
 	"os"
 
-	"github.com/rocketgo/rocketgo/internal/cli"
+	"github.com/rocketgo/rocketgo/internal/cli/mqnamesrv"
 )
 
 func main() {
-	if err := cli.NewNamesrvCommand().Execute(); err != nil {
+	if err := mqnamesrv.NewCommand().Execute(); err != nil {
 		os.Exit(1)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rocketgo/rocketgo/internal/broker"
 	"github.com/rocketgo/rocketgo/internal/broker/brokertest"
+	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 )
@@ -114,7 +115,7 @@ func TestAdminSubscriptionGroupRoundTrip(t *testing.T) {
 
 // TestAdminSubscriptionGroupRefusedOnSlave: a slave's groups are its master's copy.
 func TestAdminSubscriptionGroupRefusedOnSlave(t *testing.T) {
-	b := brokertest.Start(t, func(o *broker.Options) { o.Slave = true; o.BrokerID = 1 })
+	b := brokertest.Start(t, func(o *broker.Options) { o.HA.Role = store.RoleSlave; o.BrokerID = 1 })
 	c := b.Dial(t)
 	requireCode(t, c.Call(createGroupRequest(t, body.NewSubscriptionGroupConfig("G_ON_SLAVE"))),
 		protocol.SystemError, "slave broker")

@@ -203,7 +203,7 @@ func (b *Broker) buildServer() {
 		ClusterName:       b.opts.ClusterName,
 		BrokerName:        b.opts.BrokerName,
 		BrokerID:          b.opts.BrokerID,
-		Slave:             b.opts.Slave,
+		Slave:             b.opts.IsSlave(),
 		BrokerPermission:  b.opts.BrokerPermission,
 		MaxMessageSize:    b.opts.Store.MaxMessageSize,
 		StoreHost:         b.opts.Store.StoreHost,
@@ -241,7 +241,7 @@ func (b *Broker) Start() error {
 	b.store.Start()
 	b.offsets.Start()
 	b.holds.Start()
-	if !b.opts.Slave {
+	if !b.opts.IsSlave() {
 		b.schedule.Start()
 		b.tx.Start()
 	}

@@ -10,13 +10,12 @@ import (
 	"github.com/rocketgo/rocketgo/internal/store"
 )
 
-// Options configure a Broker. The CLI maps broker.conf onto them; zero durations take Java's
-// defaults.
+// Options configure a Broker. internal/config maps broker.conf onto them; zero durations take
+// Java's defaults.
 type Options struct {
 	ClusterName string
 	BrokerName  string
 	BrokerID    int64
-	Slave       bool
 
 	// ListenAddr is where the remoting server listens ("host:port").
 	ListenAddr string
@@ -27,7 +26,9 @@ type Options struct {
 	NamesrvAddrs []string
 
 	BrokerPermission int
-	Store            store.Options
+	// Store configures the store; New sets Store.Role from HA.Role and, when Store.StoreHost is
+	// not set, derives it from BrokerAddr.
+	Store store.Options
 
 	AutoCreateTopicEnable       bool
 	DefaultTopicQueueNums       int
@@ -76,6 +77,9 @@ type Options struct {
 	Metrics      prometheus.Registerer
 	MetricsExtra map[string]string // metricsLabel pairs
 }
+
+// IsSlave reports whether the broker is a slave: its role is HA.Role, stored nowhere else.
+func (o *Options) IsSlave() bool { return o.HA.Role == store.RoleSlave }
 
 func (o *Options) setDefaults() {
 	def := func(p *time.Duration, d time.Duration) {

@@ -19,8 +19,8 @@ import (
 // HAOptions configure classic master/slave replication (docs/ha.md). Zero values take Java's
 // defaults.
 type HAOptions struct {
-	// Role is brokerRole. A slave (Options.Slave is kept equal to Role == store.RoleSlave) refuses
-	// sends, replicates its master's CommitLog and copies its metadata.
+	// Role is brokerRole, the broker's only record of its role (Options.IsSlave reads it). A slave
+	// refuses sends, replicates its master's CommitLog and copies its metadata.
 	Role store.Role
 	// ListenAddr is where a master accepts slaves (haListenPort on the bind address); "" runs no
 	// HA service (every SYNC_MASTER put then answers SLAVE_NOT_AVAILABLE).
@@ -43,15 +43,11 @@ type HAOptions struct {
 	AllowedPeers []netip.Prefix
 }
 
-// haDefaults reconciles Slave with HA.Role and hands the role to the store. A slave reads "from
-// disk" sooner: Java lowers accessMessageInMemoryMaxRatio by 10 on slaves.
+// haDefaults hands the role to the store. A slave reads "from disk" sooner: Java lowers
+// accessMessageInMemoryMaxRatio by 10 on slaves.
 func (o *Options) haDefaults() {
-	if o.Slave {
-		o.HA.Role = store.RoleSlave
-	}
-	o.Slave = o.HA.Role == store.RoleSlave
 	o.Store.Role = o.HA.Role
-	if o.Slave {
+	if o.IsSlave() {
 		r := o.Store.AccessMessageInMemoryMaxRatio
 		if r <= 0 {
 			r = store.DefaultOptions("").AccessMessageInMemoryMaxRatio
@@ -76,7 +72,7 @@ type replication struct {
 func (b *Broker) buildReplication() {
 	o := b.opts.HA
 	lg := b.lg.Named("ha")
-	if !b.opts.Slave {
+	if !b.opts.IsSlave() {
 		if o.ListenAddr != "" {
 			b.repl.svc = ha.NewService(ha.ServiceOptions{
 				ListenAddr: o.ListenAddr, TransferBatchSize: o.TransferBatchSize,
@@ -146,7 +142,7 @@ func withPort(addr string, ln net.Addr) string {
 // onRegistered hears every nameserver's answer to REGISTER_BROKER: a slave follows the master it
 // names (its HA address unless haMasterAddress is set, and its remoting address for metadata).
 func (b *Broker) onRegistered(res nsreg.Result) {
-	if !b.opts.Slave {
+	if !b.opts.IsSlave() {
 		return
 	}
 	if b.opts.HA.MasterAddress == "" {

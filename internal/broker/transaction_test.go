@@ -11,6 +11,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker"
 	"github.com/rocketgo/rocketgo/internal/broker/brokertest"
 	"github.com/rocketgo/rocketgo/internal/broker/transaction"
+	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
 )
@@ -295,7 +296,7 @@ func TestTransactionRejected(t *testing.T) {
 
 // TestEndTransactionOnSlave: a slave refuses END_TRANSACTION with SLAVE_NOT_AVAILABLE.
 func TestEndTransactionOnSlave(t *testing.T) {
-	b := brokertest.Start(t, func(o *broker.Options) { o.Slave, o.BrokerID = true, 1 })
+	b := brokertest.Start(t, func(o *broker.Options) { o.HA.Role, o.BrokerID = store.RoleSlave, 1 })
 	c := b.Dial(t)
 	requireCode(t, c.Call(endRequest("PG_TX", 0, 0, transaction.StateCommit, false, "X")), protocol.SlaveNotAvailable)
 }

@@ -6,130 +6,123 @@ import (
 	"time"
 )
 
-// Broker is the schema of broker.conf. Each mapstructure tag is the key RocketMQ's BrokerConfig,
-// MessageStoreConfig or NettyServerConfig reads (keys match case-insensitively). The check tag
-// drives Validate: "pos" > 0, "port" 0-65535, "pct" 0-100; other numbers must be ≥ 0. Fields
-// typed int hold Java ints (32-bit range), int64 and Millis hold Java longs.
+// Broker holds the values of broker.conf, one field per key, named after the key. What each key
+// is (name, type, default, range, documentation, where it lands) is declared in brokerKeys; a
+// field is only the typed slot its key fills. Fields typed int hold Java ints (32-bit range),
+// int64 and Millis hold Java longs.
 type Broker struct {
 	// Identity and network.
-	BrokerClusterName               string `mapstructure:"brokerClusterName"`
-	BrokerName                      string `mapstructure:"brokerName"`
-	BrokerID                        int64  `mapstructure:"brokerId"`
-	NamesrvAddr                     string `mapstructure:"namesrvAddr"`
-	BrokerIP1                       string `mapstructure:"brokerIP1"`
-	BrokerIP2                       string `mapstructure:"brokerIP2"`
-	BindAddress                     string `mapstructure:"bindAddress"`
-	ListenPort                      int    `mapstructure:"listenPort" check:"port"`
-	HAListenPort                    int    `mapstructure:"haListenPort" check:"port"`
-	ServerChannelMaxIdleTimeSeconds int    `mapstructure:"serverChannelMaxIdleTimeSeconds"`
-	BrokerPermission                int    `mapstructure:"brokerPermission"`
-	RegionID                        string `mapstructure:"regionId"`
-	TraceOn                         bool   `mapstructure:"traceOn"`
-	AclEnable                       bool   `mapstructure:"aclEnable"`
-	AclConfigPath                   string `mapstructure:"aclConfigPath"` // ours: where plain_acl.yml is
+	BrokerClusterName               string
+	BrokerName                      string
+	BrokerID                        int64
+	NamesrvAddr                     string
+	BrokerIP1                       string
+	BrokerIP2                       string
+	BindAddress                     string
+	ListenPort                      int
+	HAListenPort                    int
+	ServerChannelMaxIdleTimeSeconds int
+	BrokerPermission                int
+	RegionID                        string
+	TraceOn                         bool
 
-	// TLS (Java's -Dtls.* system properties).
-	TLSServerMode     TLSMode `mapstructure:"tls.server.mode"`
-	TLSServerCertPath string  `mapstructure:"tls.server.certPath"`
-	TLSServerKeyPath  string  `mapstructure:"tls.server.keyPath"`
-	TLSTestModeEnable bool    `mapstructure:"tls.test.mode.enable"`
+	// Security.
+	AclEnable     bool
+	AclConfigPath string
+	TLSKeys
 
 	// Roles and the store.
-	BrokerRole                 BrokerRole    `mapstructure:"brokerRole"`
-	FlushDiskType              FlushDiskType `mapstructure:"flushDiskType"`
-	StorePathRootDir           string        `mapstructure:"storePathRootDir"`
-	StorePathCommitLog         string        `mapstructure:"storePathCommitLog"`
-	MappedFileSizeCommitLog    int           `mapstructure:"mappedFileSizeCommitLog" check:"pos"`
-	MappedFileSizeConsumeQueue int           `mapstructure:"mappedFileSizeConsumeQueue" check:"pos"`
-	MaxMessageSize             int           `mapstructure:"maxMessageSize" check:"pos"`
-	CheckCRCOnRecover          bool          `mapstructure:"checkCRCOnRecover"`
-	MessageIndexEnable         bool          `mapstructure:"messageIndexEnable"`
-	MessageIndexSafe           bool          `mapstructure:"messageIndexSafe"`
-	MaxHashSlotNum             int           `mapstructure:"maxHashSlotNum" check:"pos"`
-	MaxIndexNum                int           `mapstructure:"maxIndexNum" check:"pos"`
-	MaxMsgsNumBatch            int           `mapstructure:"maxMsgsNumBatch" check:"pos"`
-	DefaultQueryMaxNum         int           `mapstructure:"defaultQueryMaxNum" check:"pos"`
+	BrokerRole                 BrokerRole
+	FlushDiskType              FlushDiskType
+	StorePathRootDir           string
+	StorePathCommitLog         string
+	MappedFileSizeCommitLog    int
+	MappedFileSizeConsumeQueue int
+	MaxMessageSize             int
+	CheckCRCOnRecover          bool
+	MessageIndexEnable         bool
+	MessageIndexSafe           bool
+	MaxHashSlotNum             int
+	MaxIndexNum                int
+	MaxMsgsNumBatch            int
+	DefaultQueryMaxNum         int
 
 	// Flush.
-	FlushIntervalCommitLog            Millis `mapstructure:"flushIntervalCommitLog" check:"pos"`
-	FlushCommitLogLeastPages          int    `mapstructure:"flushCommitLogLeastPages"`
-	FlushCommitLogThoroughInterval    Millis `mapstructure:"flushCommitLogThoroughInterval" check:"pos"`
-	FlushIntervalConsumeQueue         Millis `mapstructure:"flushIntervalConsumeQueue" check:"pos"`
-	FlushConsumeQueueLeastPages       int    `mapstructure:"flushConsumeQueueLeastPages"`
-	FlushConsumeQueueThoroughInterval Millis `mapstructure:"flushConsumeQueueThoroughInterval" check:"pos"`
-	SyncFlushTimeout                  Millis `mapstructure:"syncFlushTimeout" check:"pos"`
+	FlushIntervalCommitLog            Millis
+	FlushCommitLogLeastPages          int
+	FlushCommitLogThoroughInterval    Millis
+	FlushIntervalConsumeQueue         Millis
+	FlushConsumeQueueLeastPages       int
+	FlushConsumeQueueThoroughInterval Millis
+	SyncFlushTimeout                  Millis
 
 	// Cleanup.
-	DeleteWhen                       string `mapstructure:"deleteWhen"`
-	FileReservedTime                 int    `mapstructure:"fileReservedTime"`
-	DiskMaxUsedSpaceRatio            int    `mapstructure:"diskMaxUsedSpaceRatio" check:"pct"`
-	DiskSpaceCleanForciblyRatio      int    `mapstructure:"diskSpaceCleanForciblyRatio" check:"pct"`
-	DiskSpaceWarningLevelRatio       int    `mapstructure:"diskSpaceWarningLevelRatio" check:"pct"`
-	CleanResourceInterval            Millis `mapstructure:"cleanResourceInterval" check:"pos"`
-	DeleteCommitLogFilesInterval     Millis `mapstructure:"deleteCommitLogFilesInterval"`
-	DeleteConsumeQueueFilesInterval  Millis `mapstructure:"deleteConsumeQueueFilesInterval"`
-	DestroyMapedFileIntervalForcibly Millis `mapstructure:"destroyMapedFileIntervalForcibly"`
-	RedeleteHangedFileInterval       Millis `mapstructure:"redeleteHangedFileInterval" check:"pos"`
-	CleanFileForciblyEnable          bool   `mapstructure:"cleanFileForciblyEnable"`
+	DeleteWhen                       string
+	FileReservedTime                 int
+	DiskMaxUsedSpaceRatio            int
+	DiskSpaceCleanForciblyRatio      int
+	DiskSpaceWarningLevelRatio       int
+	CleanResourceInterval            Millis
+	DeleteCommitLogFilesInterval     Millis
+	DeleteConsumeQueueFilesInterval  Millis
+	DestroyMapedFileIntervalForcibly Millis
+	RedeleteHangedFileInterval       Millis
+	CleanFileForciblyEnable          bool
 
 	// HA.
-	HASendHeartbeatInterval Millis `mapstructure:"haSendHeartbeatInterval" check:"pos"`
-	HAHousekeepingInterval  Millis `mapstructure:"haHousekeepingInterval" check:"pos"`
-	HATransferBatchSize     int    `mapstructure:"haTransferBatchSize" check:"pos"`
-	HASlaveFallbehindMax    int    `mapstructure:"haSlaveFallbehindMax"`
-	HAMasterAddress         string `mapstructure:"haMasterAddress"`
-	SlaveTimeout            Millis `mapstructure:"slaveTimeout" check:"pos"`
-	SlaveReadEnable         bool   `mapstructure:"slaveReadEnable"`
+	HASendHeartbeatInterval Millis
+	HAHousekeepingInterval  Millis
+	HATransferBatchSize     int
+	HASlaveFallbehindMax    int
+	HAMasterAddress         string
+	SlaveTimeout            Millis
+	SlaveReadEnable         bool
 
 	// Pull.
-	LongPollingEnable                 bool   `mapstructure:"longPollingEnable"`
-	ShortPollingTimeMills             Millis `mapstructure:"shortPollingTimeMills" check:"pos"`
-	AccessMessageInMemoryMaxRatio     int    `mapstructure:"accessMessageInMemoryMaxRatio" check:"pct"`
-	MaxTransferBytesOnMessageInMemory int    `mapstructure:"maxTransferBytesOnMessageInMemory" check:"pos"`
-	MaxTransferCountOnMessageInMemory int    `mapstructure:"maxTransferCountOnMessageInMemory" check:"pos"`
-	MaxTransferBytesOnMessageInDisk   int    `mapstructure:"maxTransferBytesOnMessageInDisk" check:"pos"`
-	MaxTransferCountOnMessageInDisk   int    `mapstructure:"maxTransferCountOnMessageInDisk" check:"pos"`
-	NotifyConsumerIdsChangedEnable    bool   `mapstructure:"notifyConsumerIdsChangedEnable"`
+	LongPollingEnable                 bool
+	ShortPollingTimeMills             Millis
+	AccessMessageInMemoryMaxRatio     int
+	MaxTransferBytesOnMessageInMemory int
+	MaxTransferCountOnMessageInMemory int
+	MaxTransferBytesOnMessageInDisk   int
+	MaxTransferCountOnMessageInDisk   int
+	NotifyConsumerIdsChangedEnable    bool
 
 	// Topics, groups, delay, transactions.
-	AutoCreateTopicEnable       bool   `mapstructure:"autoCreateTopicEnable"`
-	AutoCreateSubscriptionGroup bool   `mapstructure:"autoCreateSubscriptionGroup"`
-	DefaultTopicQueueNums       int    `mapstructure:"defaultTopicQueueNums" check:"pos"`
-	ClusterTopicEnable          bool   `mapstructure:"clusterTopicEnable"`
-	BrokerTopicEnable           bool   `mapstructure:"brokerTopicEnable"`
-	TraceTopicEnable            bool   `mapstructure:"traceTopicEnable"`
-	MsgTraceTopicName           string `mapstructure:"msgTraceTopicName"`
-	EnablePropertyFilter        bool   `mapstructure:"enablePropertyFilter"`
-	FilterSupportRetry          bool   `mapstructure:"filterSupportRetry"`
-	StoreReplyMessageEnable     bool   `mapstructure:"storeReplyMessageEnable"`
-	MessageDelayLevel           string `mapstructure:"messageDelayLevel"`
-	FlushDelayOffsetInterval    Millis `mapstructure:"flushDelayOffsetInterval" check:"pos"`
-	TransactionTimeOut          Millis `mapstructure:"transactionTimeOut" check:"pos"`
-	TransactionCheckMax         int    `mapstructure:"transactionCheckMax"`
-	TransactionCheckInterval    Millis `mapstructure:"transactionCheckInterval" check:"pos"`
-	RejectTransactionMessage    bool   `mapstructure:"rejectTransactionMessage"`
+	AutoCreateTopicEnable       bool
+	AutoCreateSubscriptionGroup bool
+	DefaultTopicQueueNums       int
+	ClusterTopicEnable          bool
+	BrokerTopicEnable           bool
+	TraceTopicEnable            bool
+	MsgTraceTopicName           string
+	EnablePropertyFilter        bool
+	FilterSupportRetry          bool
+	StoreReplyMessageEnable     bool
+	MessageDelayLevel           string
+	FlushDelayOffsetInterval    Millis
+	TransactionTimeOut          Millis
+	TransactionCheckMax         int
+	TransactionCheckInterval    Millis
+	RejectTransactionMessage    bool
 
 	// Name server registration, clients, offsets.
-	RegisterNameServerPeriod    Millis `mapstructure:"registerNameServerPeriod" check:"pos"`
-	RegisterBrokerTimeoutMills  Millis `mapstructure:"registerBrokerTimeoutMills" check:"pos"`
-	ForceRegister               bool   `mapstructure:"forceRegister"`
-	CompressedRegister          bool   `mapstructure:"compressedRegister"`
-	ChannelExpiredTimeout       Millis `mapstructure:"channelExpiredTimeout" check:"pos"`
-	FlushConsumerOffsetInterval Millis `mapstructure:"flushConsumerOffsetInterval" check:"pos"`
+	RegisterNameServerPeriod    Millis
+	RegisterBrokerTimeoutMills  Millis
+	ForceRegister               bool
+	CompressedRegister          bool
+	ChannelExpiredTimeout       Millis
+	FlushConsumerOffsetInterval Millis
 
 	// Flow control.
-	BrokerFastFailureEnable         bool   `mapstructure:"brokerFastFailureEnable"`
-	WaitTimeMillsInSendQueue        Millis `mapstructure:"waitTimeMillsInSendQueue"`
-	WaitTimeMillsInPullQueue        Millis `mapstructure:"waitTimeMillsInPullQueue"`
-	WaitTimeMillsInHeartbeatQueue   Millis `mapstructure:"waitTimeMillsInHeartbeatQueue"`
-	WaitTimeMillsInTransactionQueue Millis `mapstructure:"waitTimeMillsInTransactionQueue"`
-	OsPageCacheBusyTimeOutMills     Millis `mapstructure:"osPageCacheBusyTimeOutMills" check:"pos"`
+	BrokerFastFailureEnable         bool
+	WaitTimeMillsInSendQueue        Millis
+	WaitTimeMillsInPullQueue        Millis
+	WaitTimeMillsInHeartbeatQueue   Millis
+	WaitTimeMillsInTransactionQueue Millis
+	OsPageCacheBusyTimeOutMills     Millis
 
-	// Metrics (RocketMQ 5 keys).
-	MetricsExporterType     MetricsExporterType `mapstructure:"metricsExporterType"`
-	MetricsPromExporterHost string              `mapstructure:"metricsPromExporterHost"`
-	MetricsPromExporterPort int                 `mapstructure:"metricsPromExporterPort" check:"port"`
-	MetricsLabel            string              `mapstructure:"metricsLabel"`
+	MetricsKeys
 }
 
 // Broker-side defaults that are not plain literals.
@@ -142,102 +135,14 @@ const (
 	cqUnitSize               = 20 // bytes per ConsumeQueue entry
 )
 
-// DefaultBroker returns RocketMQ 4.9's defaults. brokerName is the host name and brokerIP1/2 the
-// host's first non-loopback IPv4 address; namesrvAddr is left empty (the loader applies
-// NAMESRV_ADDR); haListenPort and storePathCommitLog are derived by Load when left empty/zero.
+// DefaultBroker returns RocketMQ 4.9's defaults, as brokerKeys declares them. brokerName is the
+// host name and brokerIP1/2 the host's first non-loopback IPv4 address; namesrvAddr is left empty
+// (the loader applies NAMESRV_ADDR); haListenPort and storePathCommitLog are derived by Load when
+// left empty/zero.
 func DefaultBroker() *Broker {
-	ip := localIPv4()
-	return &Broker{
-		BrokerClusterName:               DefaultClusterName,
-		BrokerName:                      localHostName(),
-		BrokerIP1:                       ip,
-		BrokerIP2:                       ip,
-		BindAddress:                     "0.0.0.0",
-		ListenPort:                      10911,
-		ServerChannelMaxIdleTimeSeconds: 120,
-		BrokerPermission:                6, // PERM_READ | PERM_WRITE
-		RegionID:                        DefaultRegionID,
-		TraceOn:                         true,
-		TLSServerMode:                   TLSPermissive,
-		TLSTestModeEnable:               true,
-
-		BrokerRole:                 AsyncMaster,
-		FlushDiskType:              AsyncFlush,
-		StorePathRootDir:           filepath.Join(userHome(), "store"),
-		MappedFileSizeCommitLog:    1 << 30,
-		MappedFileSizeConsumeQueue: 300000 * cqUnitSize,
-		MaxMessageSize:             4 << 20,
-		CheckCRCOnRecover:          true,
-		MessageIndexEnable:         true,
-		MaxHashSlotNum:             5000000,
-		MaxIndexNum:                5000000 * 4,
-		MaxMsgsNumBatch:            64,
-		DefaultQueryMaxNum:         32,
-
-		FlushIntervalCommitLog:            500,
-		FlushCommitLogLeastPages:          4,
-		FlushCommitLogThoroughInterval:    10000,
-		FlushIntervalConsumeQueue:         1000,
-		FlushConsumeQueueLeastPages:       2,
-		FlushConsumeQueueThoroughInterval: 60000,
-		SyncFlushTimeout:                  5000,
-
-		DeleteWhen:                       "04",
-		FileReservedTime:                 72,
-		DiskMaxUsedSpaceRatio:            75,
-		DiskSpaceCleanForciblyRatio:      85,
-		DiskSpaceWarningLevelRatio:       90,
-		CleanResourceInterval:            10000,
-		DeleteCommitLogFilesInterval:     100,
-		DeleteConsumeQueueFilesInterval:  100,
-		DestroyMapedFileIntervalForcibly: 120000,
-		RedeleteHangedFileInterval:       120000,
-		CleanFileForciblyEnable:          true,
-
-		HASendHeartbeatInterval: 5000,
-		HAHousekeepingInterval:  20000,
-		HATransferBatchSize:     32 << 10,
-		HASlaveFallbehindMax:    256 << 20,
-		SlaveTimeout:            3000,
-
-		LongPollingEnable:                 true,
-		ShortPollingTimeMills:             1000,
-		AccessMessageInMemoryMaxRatio:     40,
-		MaxTransferBytesOnMessageInMemory: 256 << 10,
-		MaxTransferCountOnMessageInMemory: 32,
-		MaxTransferBytesOnMessageInDisk:   64 << 10,
-		MaxTransferCountOnMessageInDisk:   8,
-		NotifyConsumerIdsChangedEnable:    true,
-
-		AutoCreateTopicEnable:       true,
-		AutoCreateSubscriptionGroup: true,
-		DefaultTopicQueueNums:       8,
-		ClusterTopicEnable:          true,
-		BrokerTopicEnable:           true,
-		MsgTraceTopicName:           DefaultTraceTopic,
-		StoreReplyMessageEnable:     true,
-		MessageDelayLevel:           DefaultMessageDelayLevel,
-		FlushDelayOffsetInterval:    10000,
-		TransactionTimeOut:          6000,
-		TransactionCheckMax:         15,
-		TransactionCheckInterval:    60000,
-
-		RegisterNameServerPeriod:    30000,
-		RegisterBrokerTimeoutMills:  6000,
-		ForceRegister:               true,
-		ChannelExpiredTimeout:       120000,
-		FlushConsumerOffsetInterval: 5000,
-
-		BrokerFastFailureEnable:         true,
-		WaitTimeMillsInSendQueue:        200,
-		WaitTimeMillsInPullQueue:        5000,
-		WaitTimeMillsInHeartbeatQueue:   31000,
-		WaitTimeMillsInTransactionQueue: 3000,
-		OsPageCacheBusyTimeOutMills:     1000,
-
-		MetricsExporterType:     MetricsDisable,
-		MetricsPromExporterPort: 5557,
-	}
+	b := &Broker{}
+	applyDefaults(brokerKeys(), b)
+	return b
 }
 
 // NamesrvAddrs returns namesrvAddr split at ';'.
@@ -260,19 +165,11 @@ func (b *Broker) DelayLevels() ([]time.Duration, error) { return ParseDelayLevel
 // DeleteHours parses DeleteWhen (checked by Validate).
 func (b *Broker) DeleteHours() ([]int, error) { return ParseDeleteHours(b.DeleteWhen) }
 
-// MetricsLabels parses MetricsLabel (checked by Validate).
-func (b *Broker) MetricsLabels() (map[string]string, error) { return ParseLabels(b.MetricsLabel) }
-
 // BrokerAddr is brokerIP1:listenPort, the address the broker registers for clients.
 func (b *Broker) BrokerAddr() string { return joinHostPort(b.BrokerIP1, b.ListenPort) }
 
 // HAServerAddr is brokerIP2:haListenPort, the address slaves replicate from.
-func (b *Broker) HAServerAddr() string { return joinHostPort(b.BrokerIP2, b.HAListenPort) }
-
-// MetricsAddr is the host:port the Prometheus exporter listens on.
-func (b *Broker) MetricsAddr() string {
-	return joinHostPort(b.MetricsPromExporterHost, b.MetricsPromExporterPort)
-}
+func (b *Broker) HAServerAddr() string { return joinHostPort(b.BrokerIP2, b.HAPort()) }
 
 func userHome() string {
 	if h, err := os.UserHomeDir(); err == nil && h != "" {

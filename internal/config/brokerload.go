@@ -4,7 +4,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strconv"
 
 	"go.uber.org/zap"
@@ -14,15 +13,7 @@ import (
 // the command line sets it.
 const EnvNamesrvAddr = "NAMESRV_ADDR"
 
-// brokerAliases are spellings of RocketMQ ≤ 4.5 that 4.9 renamed.
-var brokerAliases = map[string]string{
-	"mapedFileSizeCommitLog":    "mappedFileSizeCommitLog",
-	"mapedFileSizeConsumeQueue": "mappedFileSizeConsumeQueue",
-}
-
-func brokerSchema() *schema {
-	return newSchema(reflect.TypeOf(Broker{}), brokerAliases, javaBrokerKeys)
-}
+func brokerSchema() *schema[Broker, BrokerOptions] { return newSchema(brokerKeys()) }
 
 // LoadBroker reads a broker.conf (Java-properties; path may be empty for defaults only), applies
 // overrides from the command line (they win over the file; e.g. "namesrvAddr" from -n) and the
@@ -41,7 +32,7 @@ func brokerSchema() *schema {
 func LoadBroker(path string, overrides map[string]string, lg *zap.Logger) (*Broker, error) {
 	lg = orNop(lg)
 	b := DefaultBroker()
-	l := &loader{sch: brokerSchema(), path: path, overrides: overrides, lg: lg,
+	l := &loader[Broker, BrokerOptions]{sch: brokerSchema(), path: path, overrides: overrides, lg: lg,
 		defaults: map[string]string{}, defaultSrc: map[string]string{}}
 	if env := os.Getenv(EnvNamesrvAddr); env != "" {
 		l.defaults["namesrvaddr"] = env
@@ -73,11 +64,7 @@ func (b *Broker) normalize(lg *zap.Logger) {
 			zap.Int64("brokerId", b.BrokerID), zap.String("brokerRole", string(b.BrokerRole)))
 		b.BrokerID = 0
 	}
-	if b.MetricsExporterType == MetricsOTLPGRPC || b.MetricsExporterType == MetricsLog {
-		lg.Warn("config: metrics exporter not supported, metrics disabled; use PROM",
-			zap.String("metricsExporterType", string(b.MetricsExporterType)))
-		b.MetricsExporterType = MetricsDisable
-	}
+	b.normalizeMetrics(lg)
 	if r := b.MappedFileSizeConsumeQueue % cqUnitSize; r != 0 && b.MappedFileSizeConsumeQueue > 0 {
 		rounded := b.MappedFileSizeConsumeQueue + cqUnitSize - r
 		lg.Info("config: mappedFileSizeConsumeQueue rounded up to whole 20-byte entries",
@@ -126,7 +113,7 @@ func (b *Broker) HAPort() int {
 // It accepts configs built in code as well as loaded ones (empty storePathCommitLog and zero
 // haListenPort mean "derive").
 func (b *Broker) Validate() error {
-	errs := checkFields(brokerSchema(), reflect.ValueOf(b).Elem())
+	errs := checkFields(brokerSchema(), b)
 	bad := func(key, value, reason string) {
 		errs = append(errs, &ValueError{Key: key, Value: value, Reason: reason})
 	}
@@ -144,9 +131,7 @@ func (b *Broker) Validate() error {
 	if !validEnum(b.FlushDiskType, AsyncFlush, SyncFlush) {
 		bad("flushDiskType", string(b.FlushDiskType), "want one of ASYNC_FLUSH, SYNC_FLUSH")
 	}
-	if !validEnum(b.MetricsExporterType, MetricsDisable, MetricsProm) {
-		bad("metricsExporterType", string(b.MetricsExporterType), "want DISABLE or PROM")
-	}
+	errs = append(errs, b.checkExporter()...)
 	id := strconv.FormatInt(b.BrokerID, 10)
 	switch {
 	case b.BrokerRole.IsMaster() && b.BrokerID != 0:
@@ -177,16 +162,14 @@ func (b *Broker) Validate() error {
 	if _, err := b.DelayLevels(); err != nil {
 		bad("messageDelayLevel", b.MessageDelayLevel, err.Error())
 	}
-	if _, err := b.MetricsLabels(); err != nil {
-		bad("metricsLabel", b.MetricsLabel, err.Error())
-	}
-	errs = append(errs, checkTLS(b.TLSServerMode, b.TLSServerCertPath, b.TLSServerKeyPath, b.TLSTestModeEnable)...)
+	errs = append(errs, b.checkLabels()...)
+	errs = append(errs, b.TLSKeys.check()...)
 	errs = append(errs, b.checkACL()...)
 	return errors.Join(errs...)
 }
 
 // Fields lists every key with its effective value, sorted by key.
-func (b *Broker) Fields() []Field { return fieldsOf(brokerSchema(), reflect.ValueOf(b).Elem()) }
+func (b *Broker) Fields() []Field { return fieldsOf(brokerSchema(), b) }
 
 // LogEffective logs the effective configuration as one entry, every key a field, sorted.
 func (b *Broker) LogEffective(lg *zap.Logger) {

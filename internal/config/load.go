@@ -30,46 +30,6 @@ func (e *ValueError) Error() string {
 	return fmt.Sprintf("config: %s: %s=%q: %s", e.Source, e.Key, e.Value, e.Reason)
 }
 
-// field is one key of a schema struct.
-type field struct {
-	key   string // Java spelling, from the mapstructure tag
-	index int    // struct field index
-	check string // check tag
-}
-
-// schema maps keys, matched case-insensitively, to the fields of a config struct.
-type schema struct {
-	fields  []field          // sorted by key
-	byLower map[string]field // lower-case key → field
-	aliases map[string]field // lower-case old spelling → field
-	known   map[string]bool  // lower-case RocketMQ keys this implementation ignores
-}
-
-func newSchema(t reflect.Type, aliases map[string]string, javaKeys []string) *schema {
-	s := &schema{byLower: map[string]field{}, aliases: map[string]field{}, known: map[string]bool{}}
-	for i := 0; i < t.NumField(); i++ {
-		sf := t.Field(i)
-		key := sf.Tag.Get("mapstructure")
-		if key == "" {
-			continue
-		}
-		f := field{key: key, index: i, check: sf.Tag.Get("check")}
-		s.fields = append(s.fields, f)
-		s.byLower[strings.ToLower(key)] = f
-	}
-	sort.Slice(s.fields, func(i, j int) bool { return s.fields[i].key < s.fields[j].key })
-	for old, key := range aliases {
-		s.aliases[strings.ToLower(old)] = s.byLower[strings.ToLower(key)]
-	}
-	for _, k := range javaKeys {
-		lk := strings.ToLower(k)
-		if _, ok := s.byLower[lk]; !ok {
-			s.known[lk] = true
-		}
-	}
-	return s
-}
-
 // propertiesCodec is the viper codec for Java-properties files (viper ≥ 1.20 ships none). It
 // keeps what it parsed so that warnings and errors can name the key as written and its line.
 type propertiesCodec struct {
@@ -139,8 +99,8 @@ func escapeProperty(s string, isKey bool) string {
 }
 
 // loader binds one file plus overrides onto a config struct.
-type loader struct {
-	sch        *schema
+type loader[C, T any] struct {
+	sch        *schema[C, T]
 	path       string
 	overrides  map[string]string // from the command line; they win over the file
 	defaults   map[string]string // lower-case key → value used when neither file nor override sets it
@@ -148,9 +108,9 @@ type loader struct {
 	lg         *zap.Logger
 }
 
-// load fills dst (a pointer to a struct already holding the built-in defaults). It returns the
-// lower-case keys that were set, and every bad value joined into one error.
-func (l *loader) load(dst any) (map[string]bool, error) {
+// load fills dst (already holding the built-in defaults). It returns the lower-case keys that were
+// set, and every bad value joined into one error.
+func (l *loader[C, T]) load(dst *C) (map[string]bool, error) {
 	codec := &propertiesCodec{}
 	reg := viper.NewCodecRegistry()
 	if err := reg.RegisterCodec("properties", codec); err != nil {
@@ -194,7 +154,6 @@ func (l *loader) load(dst any) (map[string]bool, error) {
 		return keys[i] < keys[j]
 	})
 	set := map[string]bool{}
-	rv := reflect.ValueOf(dst).Elem()
 	for _, lk := range keys {
 		written, source := l.origin(lk, codec)
 		f, ok := l.sch.byLower[lk]
@@ -203,24 +162,24 @@ func (l *loader) load(dst any) (map[string]bool, error) {
 		}
 		if !ok {
 			msg := "config: unknown key ignored"
-			if l.sch.known[lk] {
+			if l.sch.ignored[lk] {
 				msg = "config: RocketMQ key not supported by this implementation, ignored"
 			}
 			l.lg.Warn(msg, zap.String("key", written), zap.String("source", source))
 			continue
 		}
 		raw := fmt.Sprint(v.Get(lk))
-		if err := setField(rv.Field(f.index), raw); err != nil {
-			errs = append(errs, &ValueError{Key: f.key, Value: raw, Source: source, Reason: err.Error()})
+		if err := setField(f.value(dst), raw); err != nil {
+			errs = append(errs, &ValueError{Key: f.name, Value: raw, Source: source, Reason: err.Error()})
 			continue
 		}
-		set[strings.ToLower(f.key)] = true
+		set[strings.ToLower(f.name)] = true
 	}
 	return set, errors.Join(errs...)
 }
 
 // origin returns the key as written and where its effective value came from.
-func (l *loader) origin(lk string, codec *propertiesCodec) (string, string) {
+func (l *loader[C, T]) origin(lk string, codec *propertiesCodec) (string, string) {
 	for k := range l.overrides {
 		if strings.ToLower(k) == lk {
 			return k, "command line"
@@ -230,12 +189,12 @@ func (l *loader) origin(lk string, codec *propertiesCodec) (string, string) {
 		return p.Key, l.at(p.Line)
 	}
 	if f, ok := l.sch.byLower[lk]; ok {
-		return f.key, l.defaultSrc[lk]
+		return f.name, l.defaultSrc[lk]
 	}
 	return lk, l.defaultSrc[lk]
 }
 
-func (l *loader) at(line int) string { return l.path + ":" + strconv.Itoa(line) }
+func (l *loader[C, T]) at(line int) string { return l.path + ":" + strconv.Itoa(line) }
 
 // setField parses raw into fv according to its type. Surrounding white space is ignored.
 func setField(fv reflect.Value, raw string) error {
@@ -282,56 +241,6 @@ func parseBool(s string) (bool, error) {
 		return b, nil
 	}
 	return false, errors.New("want true or false")
-}
-
-// checkFields applies the check tags and the non-negative rule to every numeric field of v.
-func checkFields(sch *schema, v reflect.Value) []error {
-	var errs []error
-	for _, f := range sch.fields {
-		fv := v.Field(f.index)
-		if fv.Kind() != reflect.Int && fv.Kind() != reflect.Int64 {
-			continue
-		}
-		n := fv.Int()
-		reason := ""
-		switch f.check {
-		case "pos":
-			if n <= 0 {
-				reason = "must be greater than 0"
-			}
-		case "port":
-			if n < 0 || n > 65535 {
-				reason = "want a port 0-65535"
-			}
-		case "pct":
-			if n < 0 || n > 100 {
-				reason = "want a percentage 0-100"
-			}
-		default:
-			if n < 0 {
-				reason = "must not be negative"
-			}
-		}
-		if reason != "" {
-			errs = append(errs, &ValueError{Key: f.key, Value: strconv.FormatInt(n, 10), Reason: reason})
-		}
-	}
-	return errs
-}
-
-// Field is one key of an effective configuration.
-type Field struct {
-	Key   string
-	Value string
-}
-
-// fieldsOf lists every key of v with its value, sorted by key.
-func fieldsOf(sch *schema, v reflect.Value) []Field {
-	out := make([]Field, 0, len(sch.fields))
-	for _, f := range sch.fields {
-		out = append(out, Field{Key: f.key, Value: fmt.Sprint(v.Field(f.index).Interface())})
-	}
-	return out
 }
 
 func zapFields(fs []Field) []zap.Field {

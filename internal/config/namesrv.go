@@ -2,83 +2,150 @@ package config
 
 import (
 	"errors"
+	"net"
 	"path/filepath"
-	"reflect"
+	"strconv"
+	"time"
 
 	"go.uber.org/zap"
+
+	"github.com/rocketgo/rocketgo/internal/namesrv"
 )
 
-// Namesrv is the schema of namesrv.conf: keys of RocketMQ's NamesrvConfig and NettyServerConfig,
-// plus brokerChannelExpiredTime (Java hard-codes the 120 s broker expiry) and the broker's metrics
-// keys. Tags work as on Broker.
+// Namesrv holds the values of namesrv.conf, one field per key, as Broker does for broker.conf;
+// namesrvKeys declares the keys: RocketMQ's NamesrvConfig and NettyServerConfig, plus
+// brokerChannelExpiredTime (Java hard-codes the 120 s broker expiry) and the broker's metrics and
+// TLS keys.
 type Namesrv struct {
-	ListenPort                        int    `mapstructure:"listenPort" check:"port"`
-	BindAddress                       string `mapstructure:"bindAddress"`
-	ServerChannelMaxIdleTimeSeconds   int    `mapstructure:"serverChannelMaxIdleTimeSeconds"`
-	KVConfigPath                      string `mapstructure:"kvConfigPath"`
-	ProductEnvName                    string `mapstructure:"productEnvName"`
-	ClusterTest                       bool   `mapstructure:"clusterTest"`
-	OrderMessageEnable                bool   `mapstructure:"orderMessageEnable"`
-	ReturnOrderTopicConfigToBroker    bool   `mapstructure:"returnOrderTopicConfigToBroker"`
-	ScanNotActiveBrokerInterval       Millis `mapstructure:"scanNotActiveBrokerInterval" check:"pos"`
-	BrokerChannelExpiredTime          Millis `mapstructure:"brokerChannelExpiredTime" check:"pos"`
-	EnableAllTopicList                bool   `mapstructure:"enableAllTopicList"`
-	EnableTopicList                   bool   `mapstructure:"enableTopicList"`
-	NeedWaitForService                bool   `mapstructure:"needWaitForService"`
-	WaitSecondsForService             int    `mapstructure:"waitSecondsForService"`
-	DeleteTopicWithBrokerRegistration bool   `mapstructure:"deleteTopicWithBrokerRegistration"`
+	ListenPort                        int
+	BindAddress                       string
+	ServerChannelMaxIdleTimeSeconds   int
+	KVConfigPath                      string
+	ProductEnvName                    string
+	ClusterTest                       bool
+	OrderMessageEnable                bool
+	ReturnOrderTopicConfigToBroker    bool
+	ScanNotActiveBrokerInterval       Millis
+	BrokerChannelExpiredTime          Millis
+	EnableAllTopicList                bool
+	EnableTopicList                   bool
+	NeedWaitForService                bool
+	WaitSecondsForService             int
+	DeleteTopicWithBrokerRegistration bool
 
-	MetricsExporterType     MetricsExporterType `mapstructure:"metricsExporterType"`
-	MetricsPromExporterHost string              `mapstructure:"metricsPromExporterHost"`
-	MetricsPromExporterPort int                 `mapstructure:"metricsPromExporterPort" check:"port"`
-	MetricsLabel            string              `mapstructure:"metricsLabel"`
-
-	// TLS (Java's -Dtls.* system properties), as in broker.conf.
-	TLSServerMode     TLSMode `mapstructure:"tls.server.mode"`
-	TLSServerCertPath string  `mapstructure:"tls.server.certPath"`
-	TLSServerKeyPath  string  `mapstructure:"tls.server.keyPath"`
-	TLSTestModeEnable bool    `mapstructure:"tls.test.mode.enable"`
+	MetricsKeys
+	TLSKeys
 }
 
-// DefaultNamesrv returns RocketMQ's name-server defaults.
+// namesrvKey is one key of namesrv.conf.
+type namesrvKey = key[Namesrv, NamesrvOptions]
+
+// namesrvKeys is namesrv.conf, in the order of docs/configuration.md.
+func namesrvKeys() []namesrvKey {
+	return concat(section("Server",
+		namesrvKey{name: "listenPort", def: "9876", check: port,
+			doc:   "Client and broker port.",
+			field: func(c *Namesrv) any { return &c.ListenPort },
+			to:    toNamesrvListenAddr},
+		namesrvKey{name: "bindAddress", def: "0.0.0.0",
+			doc:   "Address the listener binds to (RocketMQ 5 key).",
+			field: func(c *Namesrv) any { return &c.BindAddress },
+			to:    toNamesrvListenAddr},
+		namesrvKey{name: "serverChannelMaxIdleTimeSeconds", def: "120",
+			doc:   "Close connections idle this long (seconds).",
+			field: func(c *Namesrv) any { return &c.ServerChannelMaxIdleTimeSeconds },
+			to: func(c *Namesrv, o *NamesrvOptions) {
+				o.Namesrv.IdleTimeout = time.Duration(c.ServerChannelMaxIdleTimeSeconds) * time.Second
+			}},
+		namesrvKey{name: "kvConfigPath", defFunc: func() string { return filepath.Join(userHome(), "namesrv", "kvConfig.json") },
+			defDoc: "`${user.home}/namesrv/kvConfig.json`",
+			doc:    "KV config store.",
+			field:  func(c *Namesrv) any { return &c.KVConfigPath },
+			to:     func(c *Namesrv, o *NamesrvOptions) { o.Namesrv.KVConfigPath = c.KVConfigPath }},
+		namesrvKey{name: "productEnvName", def: "center",
+			doc:   "Environment name (informational).",
+			field: func(c *Namesrv) any { return &c.ProductEnvName }},
+		namesrvKey{name: "clusterTest",
+			doc:   "RocketMQ's cluster-test routing mode.",
+			field: func(c *Namesrv) any { return &c.ClusterTest }},
+		namesrvKey{name: "orderMessageEnable",
+			doc:   "Put `orderTopicConf` from the KV store in routes.",
+			field: func(c *Namesrv) any { return &c.OrderMessageEnable },
+			to:    func(c *Namesrv, o *NamesrvOptions) { o.Namesrv.OrderMessageEnable = c.OrderMessageEnable }},
+		namesrvKey{name: "returnOrderTopicConfigToBroker", def: "true",
+			doc:   "Return order-topic config to registering brokers.",
+			field: func(c *Namesrv) any { return &c.ReturnOrderTopicConfigToBroker },
+			to: func(c *Namesrv, o *NamesrvOptions) {
+				o.Namesrv.ReturnOrderTopicConfigToBroker = c.ReturnOrderTopicConfigToBroker
+			}},
+		namesrvKey{name: "scanNotActiveBrokerInterval", def: "5000", check: positive,
+			doc:   "How often dead brokers are looked for.",
+			field: func(c *Namesrv) any { return &c.ScanNotActiveBrokerInterval },
+			to: func(c *Namesrv, o *NamesrvOptions) {
+				o.Namesrv.ScanNotActiveBrokerInterval = c.ScanNotActiveBrokerInterval.Duration()
+			}},
+		namesrvKey{name: "brokerChannelExpiredTime", origin: ours, def: "120000", check: positive,
+			doc:   "A broker not registered for this long is removed (Java hard-codes 120 s).",
+			field: func(c *Namesrv) any { return &c.BrokerChannelExpiredTime },
+			to: func(c *Namesrv, o *NamesrvOptions) {
+				o.Namesrv.BrokerChannelExpiredTime = c.BrokerChannelExpiredTime.Duration()
+			}},
+		namesrvKey{name: "enableAllTopicList", def: "true",
+			doc:   "Answer GET_ALL_TOPIC_LIST_FROM_NAMESERVER.",
+			field: func(c *Namesrv) any { return &c.EnableAllTopicList },
+			to:    func(c *Namesrv, o *NamesrvOptions) { o.Namesrv.EnableAllTopicList = c.EnableAllTopicList }},
+		namesrvKey{name: "enableTopicList", def: "true",
+			doc:   "Answer the per-cluster topic-list requests.",
+			field: func(c *Namesrv) any { return &c.EnableTopicList },
+			to:    func(c *Namesrv, o *NamesrvOptions) { o.Namesrv.EnableTopicList = c.EnableTopicList }},
+		namesrvKey{name: "needWaitForService",
+			doc:   "Refuse route queries for waitSecondsForService after start.",
+			field: func(c *Namesrv) any { return &c.NeedWaitForService },
+			to:    func(c *Namesrv, o *NamesrvOptions) { o.Namesrv.NeedWaitForService = c.NeedWaitForService }},
+		namesrvKey{name: "waitSecondsForService", def: "45",
+			doc:   "See needWaitForService.",
+			field: func(c *Namesrv) any { return &c.WaitSecondsForService },
+			to: func(c *Namesrv, o *NamesrvOptions) {
+				o.Namesrv.WaitForService = time.Duration(c.WaitSecondsForService) * time.Second
+			}},
+		namesrvKey{name: "deleteTopicWithBrokerRegistration",
+			doc:   "Drop topics a broker stops registering.",
+			field: func(c *Namesrv) any { return &c.DeleteTopicWithBrokerRegistration },
+			to: func(c *Namesrv, o *NamesrvOptions) {
+				o.Namesrv.DeleteTopicWithBrokerRegistration = c.DeleteTopicWithBrokerRegistration
+			}},
+	),
+		metricsKeys(ours, func(c *Namesrv) *MetricsKeys { return &c.MetricsKeys },
+			func(o *NamesrvOptions) *MetricsListener { return &o.Metrics },
+			func(o *NamesrvOptions) *map[string]string { return &o.Namesrv.MetricLabels }),
+		tlsKeys(func(c *Namesrv) *TLSKeys { return &c.TLSKeys }, func(o *NamesrvOptions) *TLSKeys { return &o.TLS }),
+		ignored[Namesrv, NamesrvOptions](ignoredNamesrvKeys()...))
+}
+
+// toNamesrvListenAddr: bindAddress:listenPort is where the name server listens.
+func toNamesrvListenAddr(c *Namesrv, o *NamesrvOptions) {
+	o.Namesrv.ListenAddr = net.JoinHostPort(c.BindAddress, strconv.Itoa(c.ListenPort))
+}
+
+// DefaultNamesrv returns RocketMQ's name-server defaults, as namesrvKeys declares them.
 func DefaultNamesrv() *Namesrv {
-	return &Namesrv{
-		ListenPort:                      9876,
-		BindAddress:                     "0.0.0.0",
-		ServerChannelMaxIdleTimeSeconds: 120,
-		KVConfigPath:                    filepath.Join(userHome(), "namesrv", "kvConfig.json"),
-		ProductEnvName:                  "center",
-		ReturnOrderTopicConfigToBroker:  true,
-		ScanNotActiveBrokerInterval:     5000,
-		BrokerChannelExpiredTime:        120000,
-		EnableAllTopicList:              true,
-		EnableTopicList:                 true,
-		WaitSecondsForService:           45,
-		MetricsExporterType:             MetricsDisable,
-		MetricsPromExporterPort:         5557,
-		TLSServerMode:                   TLSPermissive,
-		TLSTestModeEnable:               true,
-	}
+	n := &Namesrv{}
+	applyDefaults(namesrvKeys(), n)
+	return n
 }
 
-func namesrvSchema() *schema {
-	return newSchema(reflect.TypeOf(Namesrv{}), nil, javaNamesrvKeys)
-}
+func namesrvSchema() *schema[Namesrv, NamesrvOptions] { return newSchema(namesrvKeys()) }
 
 // LoadNamesrv reads a namesrv.conf (path may be empty for defaults only) and applies overrides
 // as LoadBroker does; OTLP_GRPC and LOG exporters become DISABLE with a warning.
 func LoadNamesrv(path string, overrides map[string]string, lg *zap.Logger) (*Namesrv, error) {
 	lg = orNop(lg)
 	n := DefaultNamesrv()
-	l := &loader{sch: namesrvSchema(), path: path, overrides: overrides, lg: lg}
+	l := &loader[Namesrv, NamesrvOptions]{sch: namesrvSchema(), path: path, overrides: overrides, lg: lg}
 	if _, err := l.load(n); err != nil {
 		return nil, err
 	}
-	if n.MetricsExporterType == MetricsOTLPGRPC || n.MetricsExporterType == MetricsLog {
-		lg.Warn("config: metrics exporter not supported, metrics disabled; use PROM",
-			zap.String("metricsExporterType", string(n.MetricsExporterType)))
-		n.MetricsExporterType = MetricsDisable
-	}
+	n.normalizeMetrics(lg)
 	if err := n.Validate(); err != nil {
 		return nil, err
 	}
@@ -87,31 +154,38 @@ func LoadNamesrv(path string, overrides map[string]string, lg *zap.Logger) (*Nam
 
 // Validate checks every value and returns all problems joined.
 func (n *Namesrv) Validate() error {
-	errs := checkFields(namesrvSchema(), reflect.ValueOf(n).Elem())
+	errs := checkFields(namesrvSchema(), n)
 	if n.KVConfigPath == "" {
 		errs = append(errs, &ValueError{Key: "kvConfigPath", Reason: "must not be empty"})
 	}
-	if !validEnum(n.MetricsExporterType, MetricsDisable, MetricsProm) {
-		errs = append(errs, &ValueError{Key: "metricsExporterType", Value: string(n.MetricsExporterType),
-			Reason: "want DISABLE or PROM"})
-	}
-	if _, err := ParseLabels(n.MetricsLabel); err != nil {
-		errs = append(errs, &ValueError{Key: "metricsLabel", Value: n.MetricsLabel, Reason: err.Error()})
-	}
-	errs = append(errs, checkTLS(n.TLSServerMode, n.TLSServerCertPath, n.TLSServerKeyPath, n.TLSTestModeEnable)...)
+	errs = append(errs, n.checkExporter()...)
+	errs = append(errs, n.checkLabels()...)
+	errs = append(errs, n.TLSKeys.check()...)
 	return errors.Join(errs...)
 }
 
-// MetricsLabels parses MetricsLabel (checked by Validate).
-func (n *Namesrv) MetricsLabels() (map[string]string, error) { return ParseLabels(n.MetricsLabel) }
+// NamesrvOptions is what namesrv.conf configures, mapped by Namesrv.Options.
+type NamesrvOptions struct {
+	// Namesrv holds everything but Namesrv.TLS (TLS.Server loads it: it reads files) and
+	// Namesrv.Observe (the RPC metrics, which the command wires when Metrics.Enabled).
+	Namesrv namesrv.Options
+	Metrics MetricsListener
+	TLS     TLSKeys
+}
 
-// MetricsAddr is the host:port the Prometheus exporter listens on.
-func (n *Namesrv) MetricsAddr() string {
-	return joinHostPort(n.MetricsPromExporterHost, n.MetricsPromExporterPort)
+// Options maps every key onto the name server's options: namesrv.DefaultOptions, then each key's
+// to in table order.
+func (n *Namesrv) Options() (NamesrvOptions, error) {
+	if err := n.Validate(); err != nil {
+		return NamesrvOptions{}, err
+	}
+	o := NamesrvOptions{Namesrv: namesrv.DefaultOptions()}
+	mapOnto(namesrvKeys(), n, &o)
+	return o, nil
 }
 
 // Fields lists every key with its effective value, sorted by key.
-func (n *Namesrv) Fields() []Field { return fieldsOf(namesrvSchema(), reflect.ValueOf(n).Elem()) }
+func (n *Namesrv) Fields() []Field { return fieldsOf(namesrvSchema(), n) }
 
 // LogEffective logs the effective configuration as one entry, every key a field, sorted.
 func (n *Namesrv) LogEffective(lg *zap.Logger) {

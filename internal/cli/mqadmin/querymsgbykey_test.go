@@ -1,0 +1,53 @@
+package mqadmin
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rocketgo/rocketgo/internal/admin/admintest"
+	"github.com/rocketgo/rocketgo/internal/broker/brokertest"
+	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+)
+
+// TestQueryMsgByKey: every message carrying the key, from every broker of the topic, with its
+// ids, queue, offset and store time; the time range narrows the search; nothing found fails.
+func TestQueryMsgByKey(t *testing.T) {
+	cl := admintest.Start(t, "broker-a", "broker-b")
+	cl.CreateTopic(t, "Keyed", 4)
+	const uniq = "0A0000010000000000000000000B0001"
+	a := admintest.Send(t, cl.Brokers[0], brokertest.Msg{Topic: "Keyed", QueueID: 3, Body: []byte("1"), Keys: "order-9 other",
+		Props: map[string]string{message.PropertyUniqClientMessageID: uniq}})
+	b := admintest.Send(t, cl.Brokers[1], brokertest.Msg{Topic: "Keyed", QueueID: 1, Body: []byte("2"), Keys: "order-9"})
+	admintest.Send(t, cl.Brokers[1], brokertest.Msg{Topic: "Keyed", QueueID: 1, Body: []byte("3"), Keys: "order-10"})
+	storeA := cl.Brokers[0].Store().MessageStoreTime("Keyed", 3, 0)
+	storeB := cl.Brokers[1].Store().MessageStoreTime("Keyed", 1, 0)
+
+	out := mustRunAdmin(t, "queryMsgByKey", "-t", "Keyed", "-k", "order-9", "-n", cl.NamesrvAddr)
+	ls := lines(out)
+	require.Len(t, ls, 3, out)
+	require.Regexp(t, `^#Message ID\s+#Offset Message ID\s+#QID\s+#Offset\s+#Store Time$`, ls[0])
+	rows := ls[1:]
+	if storeB < storeA {
+		rows[0], rows[1] = rows[1], rows[0]
+	}
+	require.Regexp(t, `^`+uniq+`\s+`+a.OffsetMsgID+`\s+3\s+0\s+`+humanTime(storeA)+`$`, rows[0])
+	// Without a UNIQ_KEY of its own (a broker may add one) a message is listed by its offset id.
+	idB := b.OffsetMsgID
+	if _, off, err := message.ParseOffsetMsgID(b.OffsetMsgID); err == nil {
+		if m := cl.Brokers[1].Store().LookMessageByOffset(off); m != nil && m.UniqKey() != "" {
+			idB = m.UniqKey()
+		}
+	}
+	require.Regexp(t, `^`+idB+`\s+`+b.OffsetMsgID+`\s+1\s+0\s+`+humanTime(storeB)+`$`, rows[1])
+
+	future := strconv.FormatInt(max(storeA, storeB)+60_000, 10)
+	_, errOut, err := runAdmin(t, "queryMsgByKey", "-t", "Keyed", "-k", "order-9", "-b", future, "-n", cl.NamesrvAddr)
+	require.Error(t, err)
+	require.Contains(t, errOut, `no message with key "order-9" in topic Keyed`)
+
+	_, errOut, err = runAdmin(t, "queryMsgByKey", "-t", "Keyed", "-k", "missing", "-n", cl.NamesrvAddr)
+	require.Error(t, err)
+	require.Contains(t, errOut, `no message with key "missing"`)
+}

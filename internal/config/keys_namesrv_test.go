@@ -1,0 +1,92 @@
+package config
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+type namesrvCase = keyCase[NamesrvOptions]
+
+func namesrvCases() map[string]namesrvCase {
+	return map[string]namesrvCase{
+		"listenPort": {line: "listenPort=19876", want: func(t *testing.T, o NamesrvOptions) {
+			require.Equal(t, "0.0.0.0:19876", o.Namesrv.ListenAddr)
+		}},
+		"bindAddress": {line: "bindAddress=127.0.0.1", want: func(t *testing.T, o NamesrvOptions) {
+			require.Equal(t, "127.0.0.1:9876", o.Namesrv.ListenAddr)
+		}},
+		"serverChannelMaxIdleTimeSeconds": {line: "serverChannelMaxIdleTimeSeconds=30", want: func(t *testing.T, o NamesrvOptions) {
+			require.Equal(t, 30*time.Second, o.Namesrv.IdleTimeout)
+		}},
+		"kvConfigPath": {line: "kvConfigPath=/tmp/kv.json", want: func(t *testing.T, o NamesrvOptions) {
+			require.Equal(t, "/tmp/kv.json", o.Namesrv.KVConfigPath)
+		}, bad: [][2]string{{"kvConfigPath=", "must not be empty"}}},
+		"productEnvName": {line: "productEnvName=test"},
+		"clusterTest":    {line: "clusterTest=true"},
+		"orderMessageEnable": {line: "orderMessageEnable=true", want: func(t *testing.T, o NamesrvOptions) {
+			require.True(t, o.Namesrv.OrderMessageEnable)
+		}},
+		"returnOrderTopicConfigToBroker": {line: "returnOrderTopicConfigToBroker=false", want: func(t *testing.T, o NamesrvOptions) {
+			require.False(t, o.Namesrv.ReturnOrderTopicConfigToBroker)
+		}},
+		"scanNotActiveBrokerInterval": {line: "scanNotActiveBrokerInterval=2000", want: func(t *testing.T, o NamesrvOptions) {
+			require.Equal(t, 2*time.Second, o.Namesrv.ScanNotActiveBrokerInterval)
+		}},
+		"brokerChannelExpiredTime": {line: "brokerChannelExpiredTime=30000", want: func(t *testing.T, o NamesrvOptions) {
+			require.Equal(t, 30*time.Second, o.Namesrv.BrokerChannelExpiredTime)
+		}},
+		"enableAllTopicList": {line: "enableAllTopicList=false", want: func(t *testing.T, o NamesrvOptions) {
+			require.False(t, o.Namesrv.EnableAllTopicList)
+		}},
+		"enableTopicList": {line: "enableTopicList=false", want: func(t *testing.T, o NamesrvOptions) {
+			require.False(t, o.Namesrv.EnableTopicList)
+		}},
+		"needWaitForService": {line: "needWaitForService=true", want: func(t *testing.T, o NamesrvOptions) {
+			require.True(t, o.Namesrv.NeedWaitForService)
+		}},
+		"waitSecondsForService": {line: "waitSecondsForService=10", want: func(t *testing.T, o NamesrvOptions) {
+			require.Equal(t, 10*time.Second, o.Namesrv.WaitForService)
+		}},
+		"deleteTopicWithBrokerRegistration": {line: "deleteTopicWithBrokerRegistration=true", want: func(t *testing.T, o NamesrvOptions) {
+			require.True(t, o.Namesrv.DeleteTopicWithBrokerRegistration)
+		}},
+		"metricsExporterType": {line: "metricsExporterType=prom", want: func(t *testing.T, o NamesrvOptions) {
+			require.Equal(t, MetricsListener{Enabled: true, Addr: ":5557"}, o.Metrics)
+		}},
+		"metricsPromExporterHost": {line: "metricsPromExporterHost=127.0.0.1", want: func(t *testing.T, o NamesrvOptions) {
+			require.Equal(t, "127.0.0.1:5557", o.Metrics.Addr)
+		}},
+		"metricsPromExporterPort": {line: "metricsPromExporterPort=0", want: func(t *testing.T, o NamesrvOptions) {
+			require.Equal(t, ":0", o.Metrics.Addr)
+		}},
+		"metricsLabel": {line: "metricsLabel=zone:z1", want: func(t *testing.T, o NamesrvOptions) {
+			require.Equal(t, map[string]string{"zone": "z1"}, o.Namesrv.MetricLabels)
+		}, bad: [][2]string{{"metricsLabel=1x:y", "name must match"}}},
+		"tls.server.mode": {line: "tls.server.mode=ENFORCING", want: func(t *testing.T, o NamesrvOptions) {
+			require.Equal(t, TLSEnforcing, o.TLS.TLSServerMode)
+		}},
+		"tls.server.certPath": {line: "tls.server.certPath=/c.pem\ntls.server.keyPath=/k.pem", want: func(t *testing.T, o NamesrvOptions) {
+			require.Equal(t, "/c.pem", o.TLS.TLSServerCertPath)
+		}, bad: [][2]string{{"tls.server.keyPath=/k.pem", "must be set together"}}},
+		"tls.server.keyPath": {line: "tls.server.keyPath=/k.pem\ntls.server.certPath=/c.pem", want: func(t *testing.T, o NamesrvOptions) {
+			require.Equal(t, "/k.pem", o.TLS.TLSServerKeyPath)
+		}, bad: [][2]string{{"tls.server.certPath=/c.pem", "must be set together"}}},
+		"tls.test.mode.enable": {line: "tls.test.mode.enable=false", want: func(t *testing.T, o NamesrvOptions) {
+			require.False(t, o.TLS.TLSTestModeEnable)
+		}},
+	}
+}
+
+// TestEveryNamesrvKeyLands is TestEveryBrokerKeyLands for namesrv.conf.
+func TestEveryNamesrvKeyLands(t *testing.T) {
+	load := func(t *testing.T, text string) (NamesrvOptions, error) {
+		n, err := LoadNamesrv(writeConf(t, text+"\n"), nil, nil)
+		if err != nil {
+			return NamesrvOptions{}, err
+		}
+		return n.Options()
+	}
+	runKeyCases(t, namesrvKeys(), namesrvCases(), load, func(o NamesrvOptions) (NamesrvOptions, string) { return o, "" })
+}
