@@ -167,9 +167,9 @@ func (c *Client) GroupSummaries(ctx context.Context) ([]GroupSummary, error) {
 // RunningInfoQueues asks a consumer, through a broker, which queues it is consuming
 // (GET_CONSUMER_RUNNING_INFO: the broker relays the request to the client's connection).
 func (c *Client) RunningInfoQueues(ctx context.Context, addr, group, clientID string) ([]body.MessageQueue, error) {
-	resp, err := c.invoke(ctx, addr, protocol.NewRequest(protocol.GetConsumerRunningInfo, map[string]string{
-		"consumerGroup": group, "clientId": clientID, "jstackEnable": "false",
-	}, nil))
+	resp, err := c.invoke(ctx, addr, protocol.NewHeaderRequest(protocol.GetConsumerRunningInfo,
+		&protocol.GetConsumerRunningInfoRequestHeader{ConsumerGroup: group, ClientID: clientID,
+			JstackEnable: protocol.Some(false)}, nil))
 	if err != nil {
 		return nil, err
 	}

@@ -39,7 +39,7 @@ func queueLookup(t *testing.T, c *brokertest.Conn, code protocol.RequestCode, to
 	t.Helper()
 	req := brokertest.QueueRequest(code, topic, queueID)
 	for i := 0; i+1 < len(extra); i += 2 {
-		req.ExtFields[extra[i]] = extra[i+1]
+		req.ExtFields.Set(extra[i], extra[i+1])
 	}
 	resp := c.Call(req)
 	requireCode(t, resp, protocol.Success)
@@ -83,7 +83,7 @@ func TestConsumerOffsets(t *testing.T) {
 	op := c.Send(oneway)
 	require.Eventually(t, func() bool {
 		resp := queryOffset(t, c, "G_ONEWAY", topic, 0)
-		return resp.ResponseCode() == protocol.Success && resp.ExtFields["offset"] == "2"
+		return resp.ResponseCode() == protocol.Success && resp.ExtFields.Get("offset") == "2"
 	}, waitFor, tick, "the oneway commit is applied")
 	c.Sync()
 	require.False(t, c.Answered(op), "no response to a oneway request")

@@ -45,7 +45,7 @@ func TestDelayedMessageArrivesAfterItsLevel(t *testing.T) {
 	resp := c.Call(brokertest.SendRequest(brokertest.Msg{Topic: topic, QueueID: 0, Body: []byte("later"), Tags: "TagD",
 		Props: map[string]string{message.PropertyDelayTimeLevel: strconv.Itoa(level), message.PropertyUniqClientMessageID: "UNIQ-DELAY-1"}}))
 	requireCode(t, resp, protocol.Success)
-	require.Equal(t, "0", resp.ExtFields["queueId"], "the send answer names the queue asked for, as Java's does")
+	require.Equal(t, "0", resp.ExtFields.Get("queueId"), "the send answer names the queue asked for, as Java's does")
 	if maxOffset(t, c, topic, 0) != 0 {
 		require.GreaterOrEqual(t, time.Since(sentAt), delay, "a delayed message is not in its topic before its delay")
 	}

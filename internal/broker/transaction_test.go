@@ -40,8 +40,8 @@ func halfRequest(group, uniq string, queueID int32, body string) *protocol.Comma
 	req := brokertest.SendRequest(brokertest.Msg{Topic: txTopic, QueueID: queueID, Body: []byte(body), Tags: "TagTx", Keys: uniq,
 		Props: map[string]string{message.PropertyTransactionPrepared: "true", message.PropertyProducerGroup: group,
 			message.PropertyUniqClientMessageID: uniq}})
-	req.ExtFields["producerGroup"] = group
-	req.ExtFields["sysFlag"] = strconv.Itoa(int(message.SysFlagTransactionPrep))
+	req.ExtFields.Set("producerGroup", group)
+	req.ExtFields.Set("sysFlag", strconv.Itoa(int(message.SysFlagTransactionPrep)))
 	return req
 }
 
@@ -50,8 +50,8 @@ func sendHalf(t *testing.T, c *brokertest.Conn, group, uniq, body string) halfSe
 	t.Helper()
 	resp := c.Call(halfRequest(group, uniq, 2, body))
 	requireCode(t, resp, protocol.Success)
-	require.Equal(t, "2", resp.ExtFields["queueId"], "the answer names the queue asked for")
-	h := halfSent{uniq: uniq, msgID: resp.ExtFields["msgId"], queueOffset: brokertest.ExtInt(t, resp, "queueOffset")}
+	require.Equal(t, "2", resp.ExtFields.Get("queueId"), "the answer names the queue asked for")
+	h := halfSent{uniq: uniq, msgID: resp.ExtFields.Get("msgId"), queueOffset: brokertest.ExtInt(t, resp, "queueOffset")}
 	var err error
 	_, h.commitLogOffset, err = message.ParseOffsetMsgID(h.msgID)
 	require.NoError(t, err, "msgId %q is an offset message id the Go client parses back", h.msgID)
@@ -101,7 +101,7 @@ func waitCheckOffset(t *testing.T, c *brokertest.Conn, want int64) {
 	var got string
 	require.Eventually(t, func() bool {
 		resp := queryOffset(t, c, transaction.CheckGroup, transaction.HalfTopic, 0)
-		got = resp.ExtFields["offset"]
+		got = resp.ExtFields.Get("offset")
 		return resp.ResponseCode() == protocol.Success && got == strconv.FormatInt(want, 10)
 	}, waitFor, tick, "the check-back loop's half offset is %q, want %d", got, want)
 }
@@ -177,14 +177,14 @@ func TestTransactionCheckBack(t *testing.T) {
 
 	chk := c.AwaitRequest(protocol.CheckTransactionState)
 	require.True(t, chk.IsOneway(), "the broker sends the check oneway")
-	require.Equal(t, h.uniq, chk.ExtFields["msgId"])
-	require.Equal(t, h.uniq, chk.ExtFields["transactionId"])
-	require.Equal(t, txTopic, chk.ExtFields["topic"])
+	require.Equal(t, h.uniq, chk.ExtFields.Get("msgId"))
+	require.Equal(t, h.uniq, chk.ExtFields.Get("transactionId"))
+	require.Equal(t, txTopic, chk.ExtFields.Get("topic"))
 	copyQ := brokertest.ExtInt(t, chk, "tranStateTableOffset")
 	copyPhy := brokertest.ExtInt(t, chk, "commitLogOffset")
 	require.Equal(t, h.queueOffset+1, copyQ, "the check is about the copy put back after the half message")
 	require.Greater(t, copyPhy, h.commitLogOffset)
-	host, phy, err := message.ParseOffsetMsgID(chk.ExtFields["offsetMsgId"])
+	host, phy, err := message.ParseOffsetMsgID(chk.ExtFields.Get("offsetMsgId"))
 	require.NoError(t, err)
 	require.Equal(t, brokertest.StoreHost, host)
 	require.Equal(t, copyPhy, phy)
@@ -263,12 +263,12 @@ func TestEndTransactionBadInput(t *testing.T) {
 		{"unknown state", h.end("PG_TX", 5), protocol.SystemError, "commitOrRollback 5"},
 		{"state not a number", func() *protocol.Command {
 			r := h.end("PG_TX", commit)
-			r.ExtFields["commitOrRollback"] = "commit"
+			r.ExtFields.Set("commitOrRollback", "commit")
 			return r
 		}(), protocol.SystemError, "<commitOrRollback>"},
 		{"no msgId", func() *protocol.Command {
 			r := h.end("PG_TX", commit)
-			delete(r.ExtFields, "msgId")
+			r.ExtFields.Delete("msgId")
 			return r
 		}(), protocol.SystemError, "<msgId> is null"},
 		{"unknown: nothing to do", h.end("PG_TX", transaction.StateUnknown), protocol.Success, ""},

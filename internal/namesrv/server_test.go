@@ -104,7 +104,7 @@ func TestRegisterAndRouteOverTCP(t *testing.T) {
 	connA := remotingtest.Dial(t, s.addr)
 	resp := connA.RoundTrip(registerRequest(brokerA, topics(1, topicCfg("T", 4, 6)), false, nil))
 	requireCode(t, resp, protocol.Success)
-	require.Empty(t, resp.ExtFields["masterAddr"])
+	require.Empty(t, resp.ExtFields.Get("masterAddr"))
 	require.Empty(t, resp.Body, "no ORDER_TOPIC_CONFIG namespace yet")
 	connB := remotingtest.Dial(t, s.addr)
 	requireCode(t, connB.RoundTrip(registerRequest(brokerB, topics(1, topicCfg("T", 8, 6)), true, nil)), protocol.Success)
@@ -168,19 +168,19 @@ func TestRegisterRejectsBadInput(t *testing.T) {
 
 	bad := registerRequest(brokerB, nil, true, nil)
 	bad.Body = []byte("not zlib")
-	bad.ExtFields["bodyCrc32"] = "0"
+	bad.ExtFields.Set("bodyCrc32", "0")
 	resp = conn.RoundTrip(bad)
 	requireCode(t, resp, protocol.SystemError)
 	require.Contains(t, resp.Remark, "bad body")
 
 	missing := registerRequest(brokerB, nil, false, nil)
-	delete(missing.ExtFields, "brokerName")
+	missing.ExtFields.Delete("brokerName")
 	resp = conn.RoundTrip(missing)
 	requireCode(t, resp, protocol.SystemError)
 	require.Contains(t, resp.Remark, "brokerName")
 
 	notNumber := registerRequest(brokerB, nil, false, nil)
-	notNumber.ExtFields["brokerId"] = "zero"
+	notNumber.ExtFields.Set("brokerId", "zero")
 	resp = conn.RoundTrip(notNumber)
 	requireCode(t, resp, protocol.SystemError)
 	require.Contains(t, resp.Remark, "brokerId")
@@ -202,7 +202,7 @@ func TestEmptyRegisterBody(t *testing.T) {
 	conn := remotingtest.Dial(t, s.addr)
 	req := registerRequest(brokerA, nil, false, nil)
 	req.Body = nil
-	req.ExtFields["bodyCrc32"] = "0"
+	req.ExtFields.Set("bodyCrc32", "0")
 	requireCode(t, conn.RoundTrip(req), protocol.Success)
 	require.Equal(t, map[string][]string{"c1": {"broker-a"}}, s.Routes().ClusterInfo().ClusterAddrTable)
 }
@@ -212,8 +212,8 @@ func TestSlaveRegistrationOverTCP(t *testing.T) {
 	requireCode(t, remotingtest.Dial(t, s.addr).RoundTrip(registerRequest(brokerA, topics(1, topicCfg("T", 4, 6)), false, nil)), protocol.Success)
 	resp := remotingtest.Dial(t, s.addr).RoundTrip(registerRequest(slaveA, topics(1), false, nil))
 	requireCode(t, resp, protocol.Success)
-	require.Equal(t, "127.0.0.1:10911", resp.ExtFields["masterAddr"])
-	require.Equal(t, "127.0.0.1:10911ha", resp.ExtFields["haServerAddr"])
+	require.Equal(t, "127.0.0.1:10911", resp.ExtFields.Get("masterAddr"))
+	require.Equal(t, "127.0.0.1:10911ha", resp.ExtFields.Get("haServerAddr"))
 }
 
 func TestConnectionCloseRemovesBrokerOverTCP(t *testing.T) {
@@ -267,13 +267,13 @@ func TestQueryDataVersionAndUnregister(t *testing.T) {
 	same, _ := body.Marshal(body.DataVersion{Counter: 3, Timestamp: 1700000000000})
 	resp := conn.RoundTrip(identityRequest(protocol.QueryDataVersion, brokerA, same))
 	requireCode(t, resp, protocol.Success)
-	require.Equal(t, "false", resp.ExtFields["changed"])
+	require.Equal(t, "false", resp.ExtFields.Get("changed"))
 	require.JSONEq(t, string(same), string(resp.Body))
 
 	newer, _ := body.Marshal(body.DataVersion{Counter: 4, Timestamp: 1700000000000})
 	resp = conn.RoundTrip(identityRequest(protocol.QueryDataVersion, brokerA, newer))
 	requireCode(t, resp, protocol.Success)
-	require.Equal(t, "true", resp.ExtFields["changed"])
+	require.Equal(t, "true", resp.ExtFields.Get("changed"))
 
 	resp = conn.RoundTrip(identityRequest(protocol.QueryDataVersion, brokerA, []byte("{")))
 	requireCode(t, resp, protocol.SystemError)
@@ -310,7 +310,7 @@ func TestKVRequestsAndOrderTopicConf(t *testing.T) {
 
 	resp := conn.RoundTrip(kvReq(protocol.GetKVConfig, "namespace", NamespaceOrderTopicConfig, "key", "T"))
 	requireCode(t, resp, protocol.Success)
-	require.Equal(t, "broker-a:4", resp.ExtFields["value"])
+	require.Equal(t, "broker-a:4", resp.ExtFields.Get("value"))
 
 	resp = conn.RoundTrip(kvReq(protocol.GetKVConfig, "namespace", "ns", "key", "k"))
 	requireCode(t, resp, protocol.QueryNotFound)

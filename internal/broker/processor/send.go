@@ -104,7 +104,7 @@ func (p *Processor) checkSend(h *sendHeader, req *protocol.Command) (sendTarget,
 	qid := h.queueID
 	if limit := int32(max(cfg.ReadQueueNums, cfg.WriteQueueNums)); qid >= limit {
 		return sendTarget{}, fail(protocol.SystemError, "request queueId[%d] is illegal, topic %s has %d queues, producer: %s",
-			qid, h.topic, limit, req.ExtFields["a"]+req.ExtFields["producerGroup"])
+			qid, h.topic, limit, req.ExtFields.Get("a")+req.ExtFields.Get("producerGroup"))
 	}
 	if qid < 0 {
 		qid = rand.Int32N(int32(max(cfg.WriteQueueNums, 1)))
@@ -167,13 +167,11 @@ func (p *Processor) sendResponse(req *protocol.Command, res *store.PutResult, qu
 		var buf [64]byte
 		ids = res.AppendMsgIDs(buf[:0])
 	}
-	resp.ExtFields = map[string]string{
-		"msgId":       string(ids),
-		"queueId":     strconv.FormatInt(int64(queueID), 10),
-		"queueOffset": strconv.FormatInt(res.QueueOffset, 10),
-		"MSG_REGION":  p.opts.RegionID,
-		"TRACE_ON":    strconv.FormatBool(p.opts.TraceOn),
-	}
+	resp.SetExt("msgId", string(ids))
+	resp.SetExt("queueId", strconv.FormatInt(int64(queueID), 10))
+	resp.SetExt("queueOffset", strconv.FormatInt(res.QueueOffset, 10))
+	resp.SetExt("MSG_REGION", p.opts.RegionID)
+	resp.SetExt("TRACE_ON", strconv.FormatBool(p.opts.TraceOn))
 	return resp, nil
 }
 

@@ -188,14 +188,14 @@ func (s *Service) checkRequest(m *store.Message, props map[string]string, res *s
 		return nil, err
 	}
 	uniq := props[message.PropertyUniqClientMessageID]
-	return protocol.NewRequest(protocol.CheckTransactionState, map[string]string{
-		"tranStateTableOffset": strconv.FormatInt(res.QueueOffset, 10),
-		"commitLogOffset":      strconv.FormatInt(res.WroteOffset, 10),
-		"msgId":                uniq,
-		"transactionId":        uniq,
-		"offsetMsgId":          res.MsgID(),
-		"topic":                realTopic,
-		"brokerName":           s.opts.BrokerName,
+	return protocol.NewHeaderRequest(protocol.CheckTransactionState, &protocol.CheckTransactionStateRequestHeader{
+		Topic:                protocol.Some(realTopic),
+		TranStateTableOffset: res.QueueOffset,
+		CommitLogOffset:      res.WroteOffset,
+		MsgID:                protocol.Some(uniq),
+		TransactionID:        protocol.Some(uniq),
+		OffsetMsgID:          protocol.Some(res.MsgID()),
+		BrokerName:           protocol.Some(s.opts.BrokerName),
 	}, b), nil
 }
 

@@ -255,11 +255,11 @@ func TestCheckBack(t *testing.T) {
 	copyPhy := brokerInt(t, req, "commitLogOffset")
 	require.Equal(t, half.QueueOffset+1, copyQ, "the copy follows the half message in the half queue")
 	require.Greater(t, copyPhy, half.WroteOffset)
-	require.Equal(t, "U-CHECK", req.ExtFields["msgId"])
-	require.Equal(t, "U-CHECK", req.ExtFields["transactionId"])
-	require.Equal(t, message.OffsetMsgID(storetest.StoreHost, copyPhy), req.ExtFields["offsetMsgId"])
-	require.Equal(t, "Orders", req.ExtFields["topic"])
-	require.Equal(t, "broker-a", req.ExtFields["brokerName"])
+	require.Equal(t, "U-CHECK", req.ExtFields.Get("msgId"))
+	require.Equal(t, "U-CHECK", req.ExtFields.Get("transactionId"))
+	require.Equal(t, message.OffsetMsgID(storetest.StoreHost, copyPhy), req.ExtFields.Get("offsetMsgId"))
+	require.Equal(t, "Orders", req.ExtFields.Get("topic"))
+	require.Equal(t, "broker-a", req.ExtFields.Get("brokerName"))
 	recs, err := message.DecodeAll(req.Body, true)
 	require.NoError(t, err)
 	require.Len(t, recs, 1)
@@ -295,8 +295,8 @@ func TestCheckBack(t *testing.T) {
 
 func brokerInt(t *testing.T, req *protocol.Command, key string) int64 {
 	t.Helper()
-	n, err := strconv.ParseInt(req.ExtFields[key], 10, 64)
-	require.NoError(t, err, "%s=%q", key, req.ExtFields[key])
+	n, err := strconv.ParseInt(req.ExtFields.Get(key), 10, 64)
+	require.NoError(t, err, "%s=%q", key, req.ExtFields.Get(key))
 	return n
 }
 
