@@ -5,6 +5,7 @@ import (
 
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 // DeniedError is a request the ACL refuses. Its message is the AclException text of RocketMQ
@@ -62,7 +63,7 @@ func (c *Config) Check(remoteAddr string, req *protocol.Command) error {
 		return err
 	}
 	for _, r := range needs {
-		if !r.group && r.name == traceTopic && r.perm == Pub {
+		if !r.group && r.name == systopic.Trace && r.perm == Pub { // traces need no permission
 			return nil
 		}
 	}

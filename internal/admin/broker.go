@@ -7,11 +7,8 @@ import (
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
-
-// DefaultTopic is the defaultTopic field of UPDATE_AND_CREATE_TOPIC, as Java's tools send it
-// (MixAll.AUTO_CREATE_TOPIC_KEY_TOPIC).
-const DefaultTopic = "TBW102"
 
 // BrokerRuntimeInfo returns a broker's runtime statistics (GET_BROKER_RUNTIME_INFO).
 func (c *Client) BrokerRuntimeInfo(ctx context.Context, addr string) (map[string]string, error) {
@@ -37,7 +34,7 @@ func (c *Client) CreateTopic(ctx context.Context, addr string, tc body.TopicConf
 	}
 	h := &protocol.CreateTopicRequestHeader{
 		Topic:           tc.TopicName,
-		DefaultTopic:    DefaultTopic,
+		DefaultTopic:    systopic.AutoCreate, // as Java's tools send it
 		ReadQueueNums:   int32(tc.ReadQueueNums),
 		WriteQueueNums:  int32(tc.WriteQueueNums),
 		Perm:            int32(tc.Perm),

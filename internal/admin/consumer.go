@@ -8,22 +8,21 @@ import (
 	"net"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
-// RetryGroupTopicPrefix starts the retry topic of every consumer group (Java
-// MixAll.RETRY_GROUP_TOPIC_PREFIX); its route tells which brokers know the group.
-const RetryGroupTopicPrefix = "%RETRY%"
+// RetryGroupTopicPrefix is systopic.RetryPrefix, for internal/cli until it uses systopic.
+const RetryGroupTopicPrefix = systopic.RetryPrefix
 
 // groupAddrs returns the brokers to ask about a consumer group: one address per broker group in
 // the route of its retry topic, as Java does. When that route does not exist (the group never
 // sent a heartbeat, only offsets) every master the name server knows is asked instead.
 func (c *Client) groupAddrs(ctx context.Context, group string) ([]string, error) {
-	route, err := c.TopicRoute(ctx, RetryGroupTopicPrefix+group)
+	route, err := c.TopicRoute(ctx, systopic.Retry(group)) // its route tells which brokers know the group
 	if err == nil {
 		return routeAddrs(route), nil
 	}
@@ -138,7 +137,7 @@ func (c *Client) GroupSummaries(ctx context.Context) ([]GroupSummary, error) {
 	}
 	var groups []string
 	for _, t := range topics {
-		if g, ok := strings.CutPrefix(t, RetryGroupTopicPrefix); ok {
+		if g, ok := systopic.RetryGroup(t); ok {
 			groups = append(groups, g)
 		}
 	}

@@ -9,11 +9,11 @@ import (
 
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
-// DLQGroupTopicPrefix starts the dead-letter topic of every consumer group (Java
-// MixAll.DLQ_GROUP_TOPIC_PREFIX).
-const DLQGroupTopicPrefix = "%DLQ%"
+// DLQGroupTopicPrefix is systopic.DLQPrefix, for internal/cli until it uses systopic.
+const DLQGroupTopicPrefix = systopic.DLQPrefix
 
 // languageCPP is the request language of a C++ client.
 const languageCPP = "CPP"

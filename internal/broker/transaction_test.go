@@ -13,6 +13,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker/transaction"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 const txTopic = "TxTopic"
@@ -55,7 +56,7 @@ func sendHalf(t *testing.T, c *brokertest.Conn, group, uniq, body string) halfSe
 	var err error
 	_, h.commitLogOffset, err = message.ParseOffsetMsgID(h.msgID)
 	require.NoError(t, err, "msgId %q is an offset message id the Go client parses back", h.msgID)
-	waitDispatched(t, c, transaction.HalfTopic, 0, h.queueOffset+1)
+	waitDispatched(t, c, systopic.TransHalf, 0, h.queueOffset+1)
 	return h
 }
 
@@ -100,7 +101,7 @@ func waitCheckOffset(t *testing.T, c *brokertest.Conn, want int64) {
 	t.Helper()
 	var got string
 	require.Eventually(t, func() bool {
-		resp := queryOffset(t, c, transaction.CheckGroup, transaction.HalfTopic, 0)
+		resp := queryOffset(t, c, systopic.TransCheckGroup, systopic.TransHalf, 0)
 		got = resp.ExtFields.Get("offset")
 		return resp.ResponseCode() == protocol.Success && got == strconv.FormatInt(want, 10)
 	}, waitFor, tick, "the check-back loop's half offset is %q, want %d", got, want)
@@ -117,14 +118,14 @@ func TestTransactionCommit(t *testing.T) {
 
 	// Indexed under its UNIQ_KEY in the half topic, as Java's half messages are.
 	require.Eventually(t, func() bool {
-		resp := c.Call(protocol.NewRequest(protocol.QueryMessage, map[string]string{"topic": transaction.HalfTopic,
+		resp := c.Call(protocol.NewRequest(protocol.QueryMessage, map[string]string{"topic": systopic.TransHalf,
 			"key": h.uniq, "maxNum": "1", "beginTimestamp": "0", "_UNIQUE_KEY_QUERY": "true",
 			"endTimestamp": strconv.FormatInt(time.Now().Add(time.Hour).UnixMilli(), 10)}, nil))
 		return resp.ResponseCode() == protocol.Success && len(brokertest.Records(t, resp)) == 1
 	}, waitFor, tick)
 	half := b.Store().LookMessageByOffset(h.commitLogOffset)
 	require.NotNil(t, half)
-	require.Equal(t, transaction.HalfTopic, half.Topic)
+	require.Equal(t, systopic.TransHalf, half.Topic)
 	require.Equal(t, txTopic, half.Props[message.PropertyRealTopic])
 	require.Equal(t, "2", half.Props[message.PropertyRealQueueID])
 	require.Equal(t, message.SysFlagTransactionNot, message.TransactionType(half.SysFlag))
@@ -142,7 +143,7 @@ func TestTransactionCommit(t *testing.T) {
 	require.NotContains(t, got.Props, message.PropertyRealTopic)
 	require.NotContains(t, got.Props, message.PropertyRealQueueID)
 
-	op := eventuallyPull(t, c, "G_TXOP", transaction.OpTopic, 0, 1)[0]
+	op := eventuallyPull(t, c, "G_TXOP", systopic.TransOpHalf, 0, 1)[0]
 	require.Equal(t, strconv.FormatInt(h.queueOffset, 10), string(op.Body))
 	require.Equal(t, transaction.RemoveTag, op.Tags())
 }
@@ -225,7 +226,7 @@ func TestTransactionCheckMaxDiscards(t *testing.T) {
 	// Half queue: the half message, then a copy per check; the loop moves past all three once the
 	// last copy has been checked twice.
 	waitCheckOffset(t, c, 3)
-	require.Equal(t, int64(3), maxOffset(t, c, transaction.HalfTopic, 0))
+	require.Equal(t, int64(3), maxOffset(t, c, systopic.TransHalf, 0))
 	c.Sync()
 	checks := checkRequests(c)
 	require.Len(t, checks, 2)
@@ -279,7 +280,7 @@ func TestEndTransactionBadInput(t *testing.T) {
 	}
 	mustSend(t, c, brokertest.SendRequest(brokertest.Msg{Topic: txTopic, QueueID: 2, Body: []byte("after")}))
 	require.Equal(t, []string{"after"}, bodies(pullAll(t, c, "G_TX", txTopic, 2, 0)), "no refused END_TRANSACTION committed anything")
-	require.Equal(t, int64(0), maxOffset(t, c, transaction.OpTopic, 0), "nor settled anything")
+	require.Equal(t, int64(0), maxOffset(t, c, systopic.TransOpHalf, 0), "nor settled anything")
 }
 
 // TestTransactionRejected: with rejectTransactionMessage a half message is refused NO_PERMISSION;
@@ -290,7 +291,7 @@ func TestTransactionRejected(t *testing.T) {
 	createTopic(t, c, txTopic, 4)
 	requireCode(t, c.Call(halfRequest("PG_TX", "UNIQ-TX-NO", 2, "refused")), protocol.NoPermission, "sending transaction message is forbidden")
 	mustSend(t, c, brokertest.SendRequest(brokertest.Msg{Topic: txTopic, QueueID: 2, Body: []byte("plain")}))
-	require.Equal(t, int64(0), maxOffset(t, c, transaction.HalfTopic, 0))
+	require.Equal(t, int64(0), maxOffset(t, c, systopic.TransHalf, 0))
 }
 
 // TestEndTransactionOnSlave: a slave refuses END_TRANSACTION with SLAVE_NOT_AVAILABLE.

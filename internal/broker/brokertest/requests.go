@@ -9,6 +9,7 @@ import (
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 // Msg is one message to send.
@@ -60,7 +61,7 @@ func RequiredFields(h protocol.Header) []string {
 // sendHeader is the header of a test send to topic and queueID, as the Go client fills it.
 func sendHeader(topic string, queueID int32, props string) protocol.SendMessageRequestHeader {
 	return protocol.SendMessageRequestHeader{
-		ProducerGroup: "PG_TEST", Topic: topic, DefaultTopic: "TBW102", DefaultTopicQueueNums: 4,
+		ProducerGroup: "PG_TEST", Topic: topic, DefaultTopic: systopic.AutoCreate, DefaultTopicQueueNums: 4,
 		QueueID: queueID, BornTimestamp: time.Now().UnixMilli(), Properties: protocol.Some(props),
 		ReconsumeTimes: protocol.Some[int32](0), UnitMode: protocol.Some(false),
 		MaxReconsumeTimes: protocol.Some[int32](16), Batch: protocol.Some(false),
@@ -164,7 +165,7 @@ func HeartbeatRequest(t testing.TB, clientID, group string, subs map[string]stri
 // CreateTopicRequest is UPDATE_AND_CREATE_TOPIC with queues read and write queues, perm RW.
 func CreateTopicRequest(topic string, queues int) *protocol.Command {
 	return protocol.NewHeaderRequest(protocol.UpdateAndCreateTopic, &protocol.CreateTopicRequestHeader{
-		Topic: topic, DefaultTopic: "TBW102", ReadQueueNums: int32(queues), WriteQueueNums: int32(queues),
+		Topic: topic, DefaultTopic: systopic.AutoCreate, ReadQueueNums: int32(queues), WriteQueueNums: int32(queues),
 		Perm: body.PermRead | body.PermWrite, TopicFilterType: protocol.Some(body.SingleTag),
 		TopicSysFlag: protocol.Some[int32](0), Order: protocol.Some(false),
 	}, nil)

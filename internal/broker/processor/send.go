@@ -16,6 +16,7 @@ import (
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 // sendTarget is where a checked send goes.
@@ -80,7 +81,7 @@ func (p *Processor) checkSend(h *sendHeader, req *protocol.Command) (sendTarget,
 	if err := topic.ValidateTopic(h.topic); err != nil {
 		return sendTarget{}, fail(protocol.MessageIllegal, "%s topic: %q", err.Error(), h.topic)
 	}
-	if topic.IsNotAllowedSendTopic(h.topic) {
+	if systopic.IsNotAllowedSend(h.topic) {
 		return sendTarget{}, fail(protocol.NoPermission, "Sending message to topic[%s] is forbidden.", h.topic)
 	}
 	cfg, ok := p.Topics.Get(h.topic)
@@ -89,7 +90,7 @@ func (p *Processor) checkSend(h *sendHeader, req *protocol.Command) (sendTarget,
 		if h.unitMode {
 			sysFlag = 1 // TopicSysFlag UNIT
 		}
-		if strings.HasPrefix(h.topic, topic.RetryGroupTopicPrefix) {
+		if strings.HasPrefix(h.topic, systopic.RetryPrefix) {
 			cfg, ok = p.Topics.CreateTopicInSendMessageBack(h.topic, 1, body.PermRead|body.PermWrite, sysFlag), true
 		} else {
 			cfg, ok = p.Topics.CreateTopicInSendMessage(h.topic, h.defaultTopic, int(h.defaultTopicQueueNums), sysFlag)
@@ -115,7 +116,7 @@ func (p *Processor) checkSend(h *sendHeader, req *protocol.Command) (sendTarget,
 // retryOrDLQ moves a message sent to a %RETRY% topic that has been reconsumed too often to the
 // group's dead-letter queue (Java handleRetryAndDLQ); dlq reports that it did.
 func (p *Processor) retryOrDLQ(h *sendHeader, t sendTarget) (_ sendTarget, dlq bool, _ error) {
-	group, ok := strings.CutPrefix(t.topic, topic.RetryGroupTopicPrefix)
+	group, ok := strings.CutPrefix(t.topic, systopic.RetryPrefix)
 	if !ok {
 		return t, false, nil
 	}
@@ -130,7 +131,7 @@ func (p *Processor) retryOrDLQ(h *sendHeader, t sendTarget) (_ sendTarget, dlq b
 	if h.reconsumeTimes < maxTimes {
 		return t, false, nil
 	}
-	name := topic.DLQTopic(group)
+	name := systopic.DLQ(group)
 	cfg := p.Topics.CreateTopicInSendMessageBack(name, 1, body.PermRead|body.PermWrite, 0)
 	return sendTarget{topic: name, queueID: 0, cfg: cfg}, true, nil
 }
