@@ -122,3 +122,22 @@ func benchDecodeSendHeader(b *testing.B, st SerializeType) {
 // BenchmarkDecodeSendV2Header* decode a SEND_MESSAGE_V2 frame and its typed header.
 func BenchmarkDecodeSendV2HeaderJSON(b *testing.B)     { benchDecodeSendHeader(b, JSON) }
 func BenchmarkDecodeSendV2HeaderRocketMQ(b *testing.B) { benchDecodeSendHeader(b, RocketMQ) }
+
+// BenchmarkDecodeSendV2HeaderOnly decodes the typed header of an already decoded frame.
+func BenchmarkDecodeSendV2HeaderOnly(b *testing.B) {
+	wire, err := EncodeCommand(sendV2Request(RocketMQ))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd, err := DecodeCommand(wire[4:])
+	if err != nil {
+		b.Fatal(err)
+	}
+	var h SendMessageRequestHeader
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := h.DecodeSend(cmd.RequestCode(), cmd.ExtFields); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
