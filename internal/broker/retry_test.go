@@ -73,9 +73,9 @@ func TestSendBackRetriesThenDeadLetters(t *testing.T) {
 	orig := eventuallyPull(t, c, group, topic, 0, 1)[0]
 
 	sendBack := func(m *message.MessageExt, delayLevel, maxTimes int) *protocol.Command {
-		return c.Call(protocol.NewRequest(protocol.ConsumerSendMsgBack, map[string]string{
-			"offset": strconv.FormatInt(m.PhysicalOffset, 10), "group": group, "delayLevel": strconv.Itoa(delayLevel),
-			"originMsgId": m.UniqKey(), "originTopic": m.Topic, "unitMode": "false", "maxReconsumeTimes": strconv.Itoa(maxTimes),
+		return c.Call(protocol.NewHeaderRequest(protocol.ConsumerSendMsgBack, &protocol.ConsumerSendMsgBackRequestHeader{
+			Offset: m.PhysicalOffset, Group: group, DelayLevel: int32(delayLevel), OriginMsgID: protocol.Some(m.UniqKey()),
+			OriginTopic: protocol.Some(m.Topic), UnitMode: protocol.Some(false), MaxReconsumeTimes: protocol.Some(int32(maxTimes)),
 		}, nil))
 	}
 	requireCode(t, sendBack(orig, 0, 2), protocol.Success)

@@ -62,15 +62,15 @@ func sendHalf(t *testing.T, c *brokertest.Conn, group, uniq, body string) halfSe
 
 // endRequest is END_TRANSACTION as the Go client sends it (no oneway flag).
 func endRequest(group string, tranStateTableOffset, commitLogOffset int64, state int32, fromCheck bool, msgID string) *protocol.Command {
-	return protocol.NewRequest(protocol.EndTransaction, map[string]string{
-		"producerGroup":        group,
-		"tranStateTableOffset": strconv.FormatInt(tranStateTableOffset, 10),
-		"commitLogOffset":      strconv.FormatInt(commitLogOffset, 10),
-		"commitOrRollback":     strconv.Itoa(int(state)),
-		"fromTransactionCheck": strconv.FormatBool(fromCheck),
-		"msgId":                msgID,
-		"transactionId":        "",
-		"bname":                "broker-a",
+	return protocol.NewHeaderRequest(protocol.EndTransaction, &protocol.EndTransactionRequestHeader{
+		ProducerGroup:        group,
+		TranStateTableOffset: tranStateTableOffset,
+		CommitLogOffset:      commitLogOffset,
+		CommitOrRollback:     state,
+		FromTransactionCheck: protocol.Some(fromCheck),
+		MsgID:                msgID,
+		TransactionID:        protocol.Some(""),
+		BrokerName:           protocol.Some("broker-a"),
 	}, nil)
 }
 
@@ -118,9 +118,9 @@ func TestTransactionCommit(t *testing.T) {
 
 	// Indexed under its UNIQ_KEY in the half topic, as Java's half messages are.
 	require.Eventually(t, func() bool {
-		resp := c.Call(protocol.NewRequest(protocol.QueryMessage, map[string]string{"topic": systopic.TransHalf,
-			"key": h.uniq, "maxNum": "1", "beginTimestamp": "0", "_UNIQUE_KEY_QUERY": "true",
-			"endTimestamp": strconv.FormatInt(time.Now().Add(time.Hour).UnixMilli(), 10)}, nil))
+		resp := c.Call(protocol.NewHeaderRequest(protocol.QueryMessage, &protocol.QueryMessageRequestHeader{
+			Topic: systopic.TransHalf, Key: h.uniq, MaxNum: 1, UniqueKeyQuery: protocol.Some(true),
+			EndTimestamp: time.Now().Add(time.Hour).UnixMilli()}, nil))
 		return resp.ResponseCode() == protocol.Success && len(brokertest.Records(t, resp)) == 1
 	}, waitFor, tick)
 	half := b.Store().LookMessageByOffset(h.commitLogOffset)

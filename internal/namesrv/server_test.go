@@ -3,7 +3,6 @@ package namesrv
 import (
 	"hash/crc32"
 	"path/filepath"
-	"strconv"
 	"testing"
 	"time"
 
@@ -68,22 +67,24 @@ func registerRequest(b brokerID, w *body.TopicConfigSerializeWrapper, compressed
 	if crc != nil {
 		sum = *crc
 	}
-	ext := map[string]string{
-		"brokerName": b.name, "brokerAddr": b.addr, "clusterName": b.cluster,
-		"brokerId": strconv.FormatInt(b.id, 10), "haServerAddr": b.addr + "ha",
-		"compressed": strconv.FormatBool(compressed), "bodyCrc32": strconv.FormatUint(uint64(sum), 10),
-	}
-	return protocol.NewRequest(protocol.RegisterBroker, ext, payload)
-}
-
-func identityRequest(code protocol.RequestCode, b brokerID, payload []byte) *protocol.Command {
-	return protocol.NewRequest(code, map[string]string{
-		"brokerName": b.name, "brokerAddr": b.addr, "clusterName": b.cluster, "brokerId": strconv.FormatInt(b.id, 10),
+	return protocol.NewHeaderRequest(protocol.RegisterBroker, &protocol.RegisterBrokerRequestHeader{
+		BrokerName: b.name, BrokerAddr: b.addr, ClusterName: b.cluster, BrokerID: b.id, HaServerAddr: b.addr + "ha",
+		Compressed: protocol.Some(compressed), BodyCrc32: protocol.Some(int32(sum)),
 	}, payload)
 }
 
+// identityRequest is UNREGISTER_BROKER or QUERY_DATA_VERSION of b, whose headers are alike.
+func identityRequest(code protocol.RequestCode, b brokerID, payload []byte) *protocol.Command {
+	if code == protocol.QueryDataVersion {
+		return protocol.NewHeaderRequest(code, &protocol.QueryDataVersionRequestHeader{
+			BrokerName: b.name, BrokerAddr: b.addr, ClusterName: b.cluster, BrokerID: b.id}, payload)
+	}
+	return protocol.NewHeaderRequest(code, &protocol.UnregisterBrokerRequestHeader{
+		BrokerName: b.name, BrokerAddr: b.addr, ClusterName: b.cluster, BrokerID: b.id}, payload)
+}
+
 func routeRequest(topic string) *protocol.Command {
-	return protocol.NewRequest(protocol.GetRouteinfoByTopic, map[string]string{"topic": topic}, nil)
+	return protocol.NewHeaderRequest(protocol.GetRouteinfoByTopic, &protocol.GetRouteInfoRequestHeader{Topic: topic}, nil)
 }
 
 func requireCode(t *testing.T, resp *protocol.Command, code protocol.ResponseCode) {
@@ -132,7 +133,7 @@ func TestRegisterAndRouteOverTCP(t *testing.T) {
 	resp = client.RoundTrip(protocol.NewRequest(protocol.GetAllTopicListFromNameserver, nil, nil))
 	requireCode(t, resp, protocol.Success)
 	require.Equal(t, `{"topicList":["T"]}`, string(resp.Body))
-	resp = client.RoundTrip(protocol.NewRequest(protocol.GetTopicsByCluster, map[string]string{"cluster": "c1"}, nil))
+	resp = client.RoundTrip(protocol.NewHeaderRequest(protocol.GetTopicsByCluster, &protocol.GetTopicsByClusterRequestHeader{Cluster: "c1"}, nil))
 	requireCode(t, resp, protocol.Success)
 	require.Equal(t, `{"topicList":["T"]}`, string(resp.Body))
 
@@ -288,10 +289,11 @@ func TestDeleteTopicInNamesrv(t *testing.T) {
 	s := startServer(t, nil)
 	conn := remotingtest.Dial(t, s.addr)
 	requireCode(t, conn.RoundTrip(registerRequest(brokerA, topics(1, topicCfg("T", 4, 6), topicCfg("U", 4, 6)), false, nil)), protocol.Success)
-	requireCode(t, conn.RoundTrip(protocol.NewRequest(protocol.DeleteTopicInNamesrv, map[string]string{"topic": "T"}, nil)), protocol.Success)
+	requireCode(t, conn.RoundTrip(protocol.NewHeaderRequest(protocol.DeleteTopicInNamesrv,
+		&protocol.DeleteTopicFromNamesrvRequestHeader{Topic: "T"}, nil)), protocol.Success)
 	requireCode(t, conn.RoundTrip(routeRequest("T")), protocol.TopicNotExist)
-	requireCode(t, conn.RoundTrip(protocol.NewRequest(protocol.DeleteTopicInNamesrv,
-		map[string]string{"topic": "U", "clusterName": "c1"}, nil)), protocol.Success)
+	requireCode(t, conn.RoundTrip(protocol.NewHeaderRequest(protocol.DeleteTopicInNamesrv,
+		&protocol.DeleteTopicFromNamesrvRequestHeader{Topic: "U", ClusterName: protocol.Some("c1")}, nil)), protocol.Success)
 	requireCode(t, conn.RoundTrip(routeRequest("U")), protocol.TopicNotExist)
 }
 
@@ -355,7 +357,8 @@ func TestDisabledListingsAndWaitForService(t *testing.T) {
 	resp := conn.RoundTrip(protocol.NewRequest(protocol.GetAllTopicListFromNameserver, nil, nil))
 	requireCode(t, resp, protocol.SystemError)
 	require.Equal(t, "disable", resp.Remark)
-	requireCode(t, conn.RoundTrip(protocol.NewRequest(protocol.GetTopicsByCluster, map[string]string{"cluster": "c1"}, nil)), protocol.SystemError)
+	requireCode(t, conn.RoundTrip(protocol.NewHeaderRequest(protocol.GetTopicsByCluster,
+		&protocol.GetTopicsByClusterRequestHeader{Cluster: "c1"}, nil)), protocol.SystemError)
 
 	requireCode(t, conn.RoundTrip(registerRequest(brokerA, topics(1, topicCfg("T", 4, 6)), false, nil)), protocol.Success)
 	resp = conn.RoundTrip(routeRequest("T"))
