@@ -5,6 +5,7 @@ import (
 
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 // DeniedError is a request the ACL refuses. Its message is the AclException text of RocketMQ
@@ -40,10 +41,12 @@ func (c *Config) Check(remoteAddr string, req *protocol.Command) error {
 			return nil
 		}
 	}
-	ak, ok := req.ExtFields[FieldAccessKey]
-	if !ok {
+	var cred protocol.SessionCredentials
+	_ = cred.Decode(req.ExtFields) // every field is optional: no error
+	if !cred.AccessKey.Valid {
 		return denied("No accessKey is configured")
 	}
+	ak := cred.AccessKey.V
 	a := c.Accounts[ak]
 	if a == nil {
 		return denied("No acl config for %s", ak)
@@ -60,7 +63,7 @@ func (c *Config) Check(remoteAddr string, req *protocol.Command) error {
 		return err
 	}
 	for _, r := range needs {
-		if !r.group && r.name == traceTopic && r.perm == Pub {
+		if !r.group && r.name == systopic.Trace && r.perm == Pub { // traces need no permission
 			return nil
 		}
 	}
@@ -83,27 +86,27 @@ func (c *Config) Check(remoteAddr string, req *protocol.Command) error {
 func resources(req *protocol.Command, out []resource) ([]resource, error) {
 	ext := req.ExtFields
 	topic := func(key string, p Perm) {
-		if v, ok := ext[key]; ok {
+		if v, ok := ext.Lookup(key); ok {
 			out = append(out, topicRes(v, p))
 		}
 	}
 	group := func(key string, p Perm) {
-		if v, ok := ext[key]; ok {
+		if v, ok := ext.Lookup(key); ok {
 			out = append(out, groupRes(v, p))
 		}
 	}
 	switch req.RequestCode() {
 	case protocol.SendMessage:
-		topic("topic", Pub) // a retry topic %RETRY%g needs SUB on g instead, below
+		topic(protocol.ExtTopic, Pub) // a retry topic %RETRY%g needs SUB on g instead, below
 	case protocol.SendMessageV2, protocol.SendBatchMessage:
-		topic("b", Pub)
+		topic(protocol.ExtSendTopicV2, Pub)
 	case protocol.ConsumerSendMsgBack:
-		group("group", Sub)
+		group(protocol.ExtGroup, Sub)
 	case protocol.PullMessage:
-		topic("topic", Sub)
-		group("consumerGroup", Sub)
+		topic(protocol.ExtTopic, Sub)
+		group(protocol.ExtConsumerGroup, Sub)
 	case protocol.QueryMessage:
-		topic("topic", Sub)
+		topic(protocol.ExtTopic, Sub)
 	case protocol.HeartBeat:
 		hb, err := body.DecodeHeartbeatData(req.Body)
 		if err != nil {
@@ -116,10 +119,10 @@ func resources(req *protocol.Command, out []resource) ([]resource, error) {
 			}
 		}
 	case protocol.UnregisterClient, protocol.GetConsumerListByGroup:
-		group("consumerGroup", Sub)
+		group(protocol.ExtConsumerGroup, Sub)
 	case protocol.UpdateConsumerOffset:
-		group("consumerGroup", Sub)
-		topic("topic", Sub)
+		group(protocol.ExtConsumerGroup, Sub)
+		topic(protocol.ExtTopic, Sub)
 	}
 	// Sending to a group's retry topic (a consumer's fallback for CONSUMER_SEND_MSG_BACK) is
 	// consuming on behalf of that group: SUB on the group, not PUB.

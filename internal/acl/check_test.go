@@ -56,7 +56,7 @@ func signedReq(ak, sk string, code protocol.RequestCode, ext map[string]string, 
 		content.WriteString(all[k])
 	}
 	all["Signature"] = hmacB64(sk, content.String()+body)
-	return &protocol.Command{Code: int32(code), ExtFields: all, Body: []byte(body)}
+	return &protocol.Command{Code: int32(code), ExtFields: protocol.NewExt(all), Body: []byte(body)}
 }
 
 func user(code protocol.RequestCode, ext map[string]string, body string) *protocol.Command {
@@ -89,7 +89,7 @@ func TestCheckIdentity(t *testing.T) {
 	require.NoError(t, c.Check(client, user(protocol.SendMessage, send, "body")))
 
 	// Whitelisted addresses need nothing at all.
-	anon := &protocol.Command{Code: int32(protocol.SendMessage), ExtFields: map[string]string{"topic": "topicA"}}
+	anon := &protocol.Command{Code: int32(protocol.SendMessage), ExtFields: protocol.NewExt(map[string]string{"topic": "topicA"})}
 	require.NoError(t, c.Check("10.10.103.9:1234", anon), "global whitelist")
 	require.NoError(t, c.Check("[::ffff:10.10.103.9]:1234", anon), "global whitelist, IPv4-mapped")
 	requireDenied(t, c.Check(client, anon), "No accessKey is configured")

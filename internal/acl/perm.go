@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/rocketgo/rocketgo/pkg/protocol"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 // Perm is a permission as plain_acl.yml spells it; the bits are Java's Permission constants.
@@ -71,12 +72,6 @@ var adminCodes = map[protocol.RequestCode]bool{
 // NeedsAdmin reports whether requests with code need an admin account.
 func NeedsAdmin(code protocol.RequestCode) bool { return adminCodes[code] }
 
-// retryPrefix starts the retry topic of a consumer group; resources named so are that group.
-const retryPrefix = "%RETRY%"
-
-// traceTopic is exempt from permission checks for publishing (Java's RMQ_SYS_TRACE_TOPIC).
-const traceTopic = "RMQ_SYS_TRACE_TOPIC"
-
 // resource is one topic or group a request needs a permission on.
 type resource struct {
 	name  string // the topic, or the group
@@ -86,7 +81,7 @@ type resource struct {
 
 // topicRes is a topic resource; a retry topic (%RETRY%group) stands for its group.
 func topicRes(topic string, perm Perm) resource {
-	if g, ok := strings.CutPrefix(topic, retryPrefix); ok {
+	if g, ok := systopic.RetryGroup(topic); ok {
 		return resource{name: g, group: true, perm: perm}
 	}
 	return resource{name: topic, perm: perm}

@@ -22,15 +22,15 @@ func TestSignMatchesFixedVectors(t *testing.T) {
 	// Computed with Python's hmac module over the hand-built content "RocketMQ"+"PG"+"1"+"TopicA"
 	// + body (keys sorted: AccessKey, producerGroup, queueId, topic).
 	ext := map[string]string{"AccessKey": "RocketMQ", "topic": "TopicA", "producerGroup": "PG", "queueId": "1"}
-	require.Equal(t, "mJ+LIoKuXVHOL9gP0VWRb/0uahk=", Sign("12345678", ext, []byte("hello")))
-	require.Equal(t, hmacB64("12345678", "RocketMQPG1TopicAhello"), Sign("12345678", ext, []byte("hello")))
+	require.Equal(t, "mJ+LIoKuXVHOL9gP0VWRb/0uahk=", Sign("12345678", protocol.NewExt(ext), []byte("hello")))
+	require.Equal(t, hmacB64("12345678", "RocketMQPG1TopicAhello"), Sign("12345678", protocol.NewExt(ext), []byte("hello")))
 
 	// With a SecurityToken: Java signs it (LDe8…), the Go client does not (4HcH…).
 	tok := map[string]string{"AccessKey": "RocketMQ", "SecurityToken": "tok", "topic": "TopicA"}
 	body := []byte("\x00\x01body")
-	require.Equal(t, "LDe8As2foZEd2WQoLsfQ2Vr4sOk=", Sign("secret-key-1", tok, body))
+	require.Equal(t, "LDe8As2foZEd2WQoLsfQ2Vr4sOk=", Sign("secret-key-1", protocol.NewExt(tok), body))
 	a := &Account{SecretKey: "secret-key-1"}
-	require.Equal(t, "4HcH6VjgBfm6kqiy541LjWXN2z8=", string(a.signature(nil, tok, body, goRule)))
+	require.Equal(t, "4HcH6VjgBfm6kqiy541LjWXN2z8=", string(a.signature(nil, protocol.NewExt(tok), body, goRule)))
 }
 
 func TestSignLeavesOutSignatureAndUniqueKeyQuery(t *testing.T) {
@@ -39,14 +39,14 @@ func TestSignLeavesOutSignatureAndUniqueKeyQuery(t *testing.T) {
 		"b": "2", "a": "1", "Z": "0", "unicode": "é",
 	}
 	// Sorted by key (byte order: upper case first): AccessKey, Z, a, b, unicode.
-	require.Equal(t, hmacB64("sk-000001", "ak-000001012é"+"body"), Sign("sk-000001", ext, []byte("body")))
-	require.Equal(t, hmacB64("sk-000001", ""), Sign("sk-000001", nil, nil), "nothing to sign is still a signature")
+	require.Equal(t, hmacB64("sk-000001", "ak-000001012é"+"body"), Sign("sk-000001", protocol.NewExt(ext), []byte("body")))
+	require.Equal(t, hmacB64("sk-000001", ""), Sign("sk-000001", protocol.Ext{}, nil), "nothing to sign is still a signature")
 }
 
 func TestVerifyAcceptsBothRules(t *testing.T) {
 	a := &Account{AccessKey: "ak-000001", SecretKey: "sk-000001"}
 	req := func(ext map[string]string) *protocol.Command {
-		return &protocol.Command{Code: 10, ExtFields: ext, Body: []byte("payload")}
+		return &protocol.Command{Code: 10, ExtFields: protocol.NewExt(ext), Body: []byte("payload")}
 	}
 
 	// Java: token signed.
@@ -90,8 +90,8 @@ func BenchmarkVerify(b *testing.B) {
 		"e": "1", "f": "0", "g": "1700000000000", "h": "0", "i": "TAGS\x01TagA\x02UNIQ_KEY\x01ABCDEF", "j": "0",
 		"k": "false", "l": "16"}
 	body := make([]byte, 1024)
-	ext["Signature"] = Sign("sk-000001", ext, body)
-	req := &protocol.Command{Code: 310, ExtFields: ext, Body: body}
+	ext["Signature"] = Sign("sk-000001", protocol.NewExt(ext), body)
+	req := &protocol.Command{Code: 310, ExtFields: protocol.NewExt(ext), Body: body}
 	b.ReportAllocs()
 	for b.Loop() {
 		if !a.verify(req) {

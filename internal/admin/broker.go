@@ -3,16 +3,12 @@ package admin
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
-
-// DefaultTopic is the defaultTopic field of UPDATE_AND_CREATE_TOPIC, as Java's tools send it
-// (MixAll.AUTO_CREATE_TOPIC_KEY_TOPIC).
-const DefaultTopic = "TBW102"
 
 // BrokerRuntimeInfo returns a broker's runtime statistics (GET_BROKER_RUNTIME_INFO).
 func (c *Client) BrokerRuntimeInfo(ctx context.Context, addr string) (map[string]string, error) {
@@ -36,30 +32,32 @@ func (c *Client) CreateTopic(ctx context.Context, addr string, tc body.TopicConf
 	if filter == "" {
 		filter = body.SingleTag
 	}
-	ext := map[string]string{
-		"topic":           tc.TopicName,
-		"defaultTopic":    DefaultTopic,
-		"readQueueNums":   strconv.Itoa(tc.ReadQueueNums),
-		"writeQueueNums":  strconv.Itoa(tc.WriteQueueNums),
-		"perm":            strconv.Itoa(tc.Perm),
-		"topicFilterType": filter,
-		"topicSysFlag":    strconv.Itoa(tc.TopicSysFlag),
-		"order":           strconv.FormatBool(tc.Order),
+	h := &protocol.CreateTopicRequestHeader{
+		Topic:           tc.TopicName,
+		DefaultTopic:    systopic.AutoCreate, // as Java's tools send it
+		ReadQueueNums:   int32(tc.ReadQueueNums),
+		WriteQueueNums:  int32(tc.WriteQueueNums),
+		Perm:            int32(tc.Perm),
+		TopicFilterType: protocol.Some(filter),
+		TopicSysFlag:    protocol.Some(int32(tc.TopicSysFlag)),
+		Order:           protocol.Some(tc.Order),
 	}
-	_, err := c.invoke(ctx, addr, protocol.NewRequest(protocol.UpdateAndCreateTopic, ext, nil))
+	_, err := c.invoke(ctx, addr, protocol.NewHeaderRequest(protocol.UpdateAndCreateTopic, h, nil))
 	return err
 }
 
 // DeleteTopicInBroker removes a topic, its queues and offsets from one broker
 // (DELETE_TOPIC_IN_BROKER).
 func (c *Client) DeleteTopicInBroker(ctx context.Context, addr, topic string) error {
-	_, err := c.invoke(ctx, addr, protocol.NewRequest(protocol.DeleteTopicInBroker, map[string]string{"topic": topic}, nil))
+	_, err := c.invoke(ctx, addr, protocol.NewHeaderRequest(protocol.DeleteTopicInBroker,
+		&protocol.DeleteTopicRequestHeader{Topic: topic}, nil))
 	return err
 }
 
 // TopicStats returns one broker's queues of a topic (GET_TOPIC_STATS_INFO).
 func (c *Client) TopicStats(ctx context.Context, addr, topic string) (*body.TopicStatsTable, error) {
-	resp, err := c.invoke(ctx, addr, protocol.NewRequest(protocol.GetTopicStatsInfo, map[string]string{"topic": topic}, nil))
+	resp, err := c.invoke(ctx, addr, protocol.NewHeaderRequest(protocol.GetTopicStatsInfo,
+		&protocol.GetTopicStatsInfoRequestHeader{Topic: topic}, nil))
 	if err != nil {
 		return nil, err
 	}
@@ -69,11 +67,11 @@ func (c *Client) TopicStats(ctx context.Context, addr, topic string) (*body.Topi
 // ConsumeStats returns a group's progress on one broker (GET_CONSUME_STATS); an empty topic means
 // every topic the group has offsets for.
 func (c *Client) ConsumeStats(ctx context.Context, addr, group, topic string) (*body.ConsumeStats, error) {
-	ext := map[string]string{"consumerGroup": group}
+	h := &protocol.GetConsumeStatsRequestHeader{ConsumerGroup: group}
 	if topic != "" {
-		ext["topic"] = topic
+		h.Topic = protocol.Some(topic)
 	}
-	resp, err := c.invoke(ctx, addr, protocol.NewRequest(protocol.GetConsumeStats, ext, nil))
+	resp, err := c.invoke(ctx, addr, protocol.NewHeaderRequest(protocol.GetConsumeStats, h, nil))
 	if err != nil {
 		return nil, err
 	}
@@ -83,8 +81,8 @@ func (c *Client) ConsumeStats(ctx context.Context, addr, group, topic string) (*
 // ConsumerConnection returns who of a group is connected to one broker
 // (GET_CONSUMER_CONNECTION_LIST); nobody online is a ServerError with CONSUMER_NOT_ONLINE.
 func (c *Client) ConsumerConnection(ctx context.Context, addr, group string) (*body.ConsumerConnection, error) {
-	resp, err := c.invoke(ctx, addr, protocol.NewRequest(protocol.GetConsumerConnectionList,
-		map[string]string{"consumerGroup": group}, nil))
+	resp, err := c.invoke(ctx, addr, protocol.NewHeaderRequest(protocol.GetConsumerConnectionList,
+		&protocol.GetConsumerConnectionListRequestHeader{ConsumerGroup: group}, nil))
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +95,8 @@ func (c *Client) ConsumerConnection(ctx context.Context, addr, group string) (*b
 
 // TopicConsumeByWho lists the groups consuming a topic on one broker (QUERY_TOPIC_CONSUME_BY_WHO).
 func (c *Client) TopicConsumeByWho(ctx context.Context, addr, topic string) ([]string, error) {
-	resp, err := c.invoke(ctx, addr, protocol.NewRequest(protocol.QueryTopicConsumeByWho, map[string]string{"topic": topic}, nil))
+	resp, err := c.invoke(ctx, addr, protocol.NewHeaderRequest(protocol.QueryTopicConsumeByWho,
+		&protocol.QueryTopicConsumeByWhoRequestHeader{Topic: topic}, nil))
 	if err != nil {
 		return nil, err
 	}
@@ -123,17 +122,12 @@ type Query struct {
 // QueryMessage runs q on one broker (QUERY_MESSAGE). The broker's "not found" (QUERY_NOT_FOUND)
 // is an empty answer, not an error. Index hash collisions are left in: see FilterByKey.
 func (c *Client) QueryMessage(ctx context.Context, addr string, q Query) ([]*message.MessageExt, error) {
-	ext := map[string]string{
-		"topic":          q.Topic,
-		"key":            q.Key,
-		"maxNum":         strconv.Itoa(q.MaxNum),
-		"beginTimestamp": strconv.FormatInt(q.Begin, 10),
-		"endTimestamp":   strconv.FormatInt(q.End, 10),
-	}
+	h := &protocol.QueryMessageRequestHeader{Topic: q.Topic, Key: q.Key, MaxNum: int32(q.MaxNum),
+		BeginTimestamp: q.Begin, EndTimestamp: q.End}
 	if q.Unique {
-		ext["_UNIQUE_KEY_QUERY"] = "true"
+		h.UniqueKeyQuery = protocol.Some(true)
 	}
-	resp, err := c.invoke(ctx, addr, protocol.NewRequest(protocol.QueryMessage, ext, nil))
+	resp, err := c.invoke(ctx, addr, protocol.NewHeaderRequest(protocol.QueryMessage, h, nil))
 	if IsCode(err, protocol.QueryNotFound) {
 		return nil, nil
 	}
@@ -149,8 +143,8 @@ func (c *Client) QueryMessage(ctx context.Context, addr string, q Query) ([]*mes
 
 // ViewMessage returns the record at a CommitLog offset of one broker (VIEW_MESSAGE_BY_ID).
 func (c *Client) ViewMessage(ctx context.Context, addr string, offset int64) (*message.MessageExt, error) {
-	resp, err := c.invoke(ctx, addr, protocol.NewRequest(protocol.ViewMessageByID,
-		map[string]string{"offset": strconv.FormatInt(offset, 10)}, nil))
+	resp, err := c.invoke(ctx, addr, protocol.NewHeaderRequest(protocol.ViewMessageByID,
+		&protocol.ViewMessageRequestHeader{Offset: offset}, nil))
 	if err != nil {
 		return nil, err
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -142,7 +143,7 @@ func TestConsumerGroup(t *testing.T) {
 	}
 	conn := admintest.Heartbeat(t, b, "10.0.0.1@1", "GroupPay", map[string]string{"Pay": "*"})
 	admintest.CommitOffset(t, b, "GroupPay", "Pay", 0, 1)
-	cl.WaitRoute(t, admin.RetryGroupTopicPrefix+"GroupPay")
+	cl.WaitRoute(t, systopic.Retry("GroupPay"))
 
 	cs, err := c.ExamineConsumeStats(ctx, "GroupPay")
 	require.NoError(t, err)

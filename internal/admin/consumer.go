@@ -8,22 +8,21 @@ import (
 	"net"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
-// RetryGroupTopicPrefix starts the retry topic of every consumer group (Java
-// MixAll.RETRY_GROUP_TOPIC_PREFIX); its route tells which brokers know the group.
-const RetryGroupTopicPrefix = "%RETRY%"
+// RetryGroupTopicPrefix is systopic.RetryPrefix, for internal/cli until it uses systopic.
+const RetryGroupTopicPrefix = systopic.RetryPrefix
 
 // groupAddrs returns the brokers to ask about a consumer group: one address per broker group in
 // the route of its retry topic, as Java does. When that route does not exist (the group never
 // sent a heartbeat, only offsets) every master the name server knows is asked instead.
 func (c *Client) groupAddrs(ctx context.Context, group string) ([]string, error) {
-	route, err := c.TopicRoute(ctx, RetryGroupTopicPrefix+group)
+	route, err := c.TopicRoute(ctx, systopic.Retry(group)) // its route tells which brokers know the group
 	if err == nil {
 		return routeAddrs(route), nil
 	}
@@ -138,7 +137,7 @@ func (c *Client) GroupSummaries(ctx context.Context) ([]GroupSummary, error) {
 	}
 	var groups []string
 	for _, t := range topics {
-		if g, ok := strings.CutPrefix(t, RetryGroupTopicPrefix); ok {
+		if g, ok := systopic.RetryGroup(t); ok {
 			groups = append(groups, g)
 		}
 	}
@@ -167,9 +166,9 @@ func (c *Client) GroupSummaries(ctx context.Context) ([]GroupSummary, error) {
 // RunningInfoQueues asks a consumer, through a broker, which queues it is consuming
 // (GET_CONSUMER_RUNNING_INFO: the broker relays the request to the client's connection).
 func (c *Client) RunningInfoQueues(ctx context.Context, addr, group, clientID string) ([]body.MessageQueue, error) {
-	resp, err := c.invoke(ctx, addr, protocol.NewRequest(protocol.GetConsumerRunningInfo, map[string]string{
-		"consumerGroup": group, "clientId": clientID, "jstackEnable": "false",
-	}, nil))
+	resp, err := c.invoke(ctx, addr, protocol.NewHeaderRequest(protocol.GetConsumerRunningInfo,
+		&protocol.GetConsumerRunningInfoRequestHeader{ConsumerGroup: group, ClientID: clientID,
+			JstackEnable: protocol.Some(false)}, nil))
 	if err != nil {
 		return nil, err
 	}

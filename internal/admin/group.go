@@ -6,15 +6,14 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
-// DLQGroupTopicPrefix starts the dead-letter topic of every consumer group (Java
-// MixAll.DLQ_GROUP_TOPIC_PREFIX).
-const DLQGroupTopicPrefix = "%DLQ%"
+// DLQGroupTopicPrefix is systopic.DLQPrefix, for internal/cli until it uses systopic.
+const DLQGroupTopicPrefix = systopic.DLQPrefix
 
 // languageCPP is the request language of a C++ client.
 const languageCPP = "CPP"
@@ -45,9 +44,9 @@ func (c *Client) CreateSubscriptionGroupInCluster(ctx context.Context, cluster s
 // (DELETE_SUBSCRIPTIONGROUP); with removeOffset also its committed offsets. The flag is sent under
 // 4.9's name (removeOffset) and 5.x's (cleanOffset).
 func (c *Client) DeleteSubscriptionGroup(ctx context.Context, addr, group string, removeOffset bool) error {
-	flag := strconv.FormatBool(removeOffset)
-	_, err := c.invoke(ctx, addr, protocol.NewRequest(protocol.DeleteSubscriptionGroup,
-		map[string]string{"groupName": group, "removeOffset": flag, "cleanOffset": flag}, nil))
+	_, err := c.invoke(ctx, addr, protocol.NewHeaderRequest(protocol.DeleteSubscriptionGroup,
+		&protocol.DeleteSubscriptionGroupRequestHeader{GroupName: group, RemoveOffset: protocol.Some(removeOffset),
+			CleanOffset: protocol.Some(removeOffset)}, nil))
 	return err
 }
 
@@ -94,9 +93,8 @@ func (c *Client) ResetOffsetByTimestamp(ctx context.Context, r ResetOffset) (map
 	}
 	merged := map[body.MessageQueue]int64{}
 	for _, addr := range routeAddrs(route) {
-		req := protocol.NewRequest(protocol.InvokeBrokerToResetOffset, map[string]string{
-			"topic": r.Topic, "group": r.Group, "timestamp": strconv.FormatInt(r.Timestamp, 10),
-			"isForce": strconv.FormatBool(r.Force),
+		req := protocol.NewHeaderRequest(protocol.InvokeBrokerToResetOffset, &protocol.ResetOffsetRequestHeader{
+			Topic: r.Topic, Group: r.Group, Timestamp: r.Timestamp, IsForce: r.Force,
 		}, nil)
 		if r.CPlus {
 			req.Language = languageCPP
@@ -208,10 +206,11 @@ func (c *Client) rollbackQueue(ctx context.Context, addr, group string, q queueP
 		err    error
 	)
 	if timestamp == -1 {
-		target, err = c.queueOffset(ctx, addr, protocol.GetMaxOffset, q.mq, nil)
+		target, err = c.queueOffset(ctx, addr, protocol.GetMaxOffset,
+			&protocol.GetMaxOffsetRequestHeader{Topic: q.mq.Topic, QueueID: q.mq.QueueID})
 	} else {
-		target, err = c.queueOffset(ctx, addr, protocol.SearchOffsetByTimestamp, q.mq,
-			map[string]string{"timestamp": strconv.FormatInt(timestamp, 10)})
+		target, err = c.queueOffset(ctx, addr, protocol.SearchOffsetByTimestamp,
+			&protocol.SearchOffsetRequestHeader{Topic: q.mq.Topic, QueueID: q.mq.QueueID, Timestamp: timestamp})
 	}
 	if err != nil {
 		return RollbackStats{}, err
@@ -229,29 +228,25 @@ func (c *Client) rollbackQueue(ctx context.Context, addr, group string, q queueP
 
 // queueOffset asks a request naming a queue (GET_MAX_OFFSET, SEARCH_OFFSET_BY_TIMESTAMP, ...) and
 // returns its ext field offset.
-func (c *Client) queueOffset(ctx context.Context, addr string, code protocol.RequestCode, mq body.MessageQueue, extra map[string]string) (int64, error) {
-	ext := map[string]string{"topic": mq.Topic, "queueId": strconv.Itoa(int(mq.QueueID))}
-	for k, v := range extra {
-		ext[k] = v
-	}
-	resp, err := c.invoke(ctx, addr, protocol.NewRequest(code, ext, nil))
+func (c *Client) queueOffset(ctx context.Context, addr string, code protocol.RequestCode, h protocol.Header) (int64, error) {
+	resp, err := c.invoke(ctx, addr, protocol.NewHeaderRequest(code, h, nil))
 	if err != nil {
 		return 0, err
 	}
-	off, err := strconv.ParseInt(resp.ExtFields["offset"], 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("admin: %s %s: bad offset %q in the answer", addr, code, resp.ExtFields["offset"])
+	// Every answer of these codes is an offset (GetMaxOffsetResponseHeader, SearchOffsetResponseHeader).
+	var answer protocol.GetMaxOffsetResponseHeader
+	if err := answer.Decode(resp.ExtFields); err != nil {
+		return 0, fmt.Errorf("admin: %s %s: %w in the answer", addr, code, err)
 	}
-	return off, nil
+	return answer.Offset, nil
 }
 
 // UpdateConsumerOffset commits a group's offset of one queue on a broker (UPDATE_CONSUMER_OFFSET,
 // sent as a request with an answer, as Java's admin does).
 func (c *Client) UpdateConsumerOffset(ctx context.Context, addr, group string, mq body.MessageQueue, offset int64) error {
-	_, err := c.invoke(ctx, addr, protocol.NewRequest(protocol.UpdateConsumerOffset, map[string]string{
-		"consumerGroup": group, "topic": mq.Topic, "queueId": strconv.Itoa(int(mq.QueueID)),
-		"commitOffset": strconv.FormatInt(offset, 10), "bname": mq.BrokerName,
-	}, nil))
+	_, err := c.invoke(ctx, addr, protocol.NewHeaderRequest(protocol.UpdateConsumerOffset,
+		&protocol.UpdateConsumerOffsetRequestHeader{ConsumerGroup: group, Topic: mq.Topic, QueueID: mq.QueueID,
+			CommitOffset: offset, BrokerName: protocol.Some(mq.BrokerName)}, nil))
 	return err
 }
 
@@ -262,7 +257,11 @@ func (c *Client) BrokerConfig(ctx context.Context, addr string) (text, version s
 	if err != nil {
 		return "", "", err
 	}
-	return string(resp.Body), resp.ExtFields["version"], nil
+	var h protocol.GetBrokerConfigResponseHeader
+	if err := h.Decode(resp.ExtFields); err != nil {
+		return "", "", fmt.Errorf("admin: %s: %w in the answer", addr, err)
+	}
+	return string(resp.Body), h.Version, nil
 }
 
 // MasterAndSlaves is a broker group's master address and its slaves' (Java

@@ -44,7 +44,7 @@ func (c *Client) TopicList(ctx context.Context) ([]string, error) {
 // with TOPIC_NOT_EXIST.
 func (c *Client) TopicRoute(ctx context.Context, topic string) (*body.TopicRouteData, error) {
 	resp, err := c.invokeNamesrv(ctx, func() *protocol.Command {
-		return protocol.NewRequest(protocol.GetRouteinfoByTopic, map[string]string{"topic": topic}, nil)
+		return protocol.NewHeaderRequest(protocol.GetRouteinfoByTopic, &protocol.GetRouteInfoRequestHeader{Topic: topic}, nil)
 	})
 	if err != nil {
 		return nil, err
@@ -56,18 +56,18 @@ func (c *Client) TopicRoute(ctx context.Context, topic string) (*body.TopicRoute
 // an empty cluster removes it from all clusters.
 func (c *Client) DeleteTopicInNamesrv(ctx context.Context, topic, cluster string) error {
 	return c.invokeAllNamesrv(ctx, func() *protocol.Command {
-		ext := map[string]string{"topic": topic}
+		h := &protocol.DeleteTopicFromNamesrvRequestHeader{Topic: topic}
 		if cluster != "" {
-			ext["clusterName"] = cluster
+			h.ClusterName = protocol.Some(cluster)
 		}
-		return protocol.NewRequest(protocol.DeleteTopicInNamesrv, ext, nil)
+		return protocol.NewHeaderRequest(protocol.DeleteTopicInNamesrv, h, nil)
 	})
 }
 
 // KVConfig reads one KV item (GET_KV_CONFIG); ok is false when the name server has none.
 func (c *Client) KVConfig(ctx context.Context, namespace, key string) (value string, ok bool, err error) {
 	resp, err := c.invokeNamesrv(ctx, func() *protocol.Command {
-		return protocol.NewRequest(protocol.GetKVConfig, map[string]string{"namespace": namespace, "key": key}, nil)
+		return protocol.NewHeaderRequest(protocol.GetKVConfig, &protocol.GetKVConfigRequestHeader{Namespace: namespace, Key: key}, nil)
 	})
 	if IsCode(err, protocol.QueryNotFound) {
 		return "", false, nil
@@ -75,13 +75,17 @@ func (c *Client) KVConfig(ctx context.Context, namespace, key string) (value str
 	if err != nil {
 		return "", false, err
 	}
-	return resp.ExtFields["value"], true, nil
+	var h protocol.GetKVConfigResponseHeader
+	if err := h.Decode(resp.ExtFields); err != nil {
+		return "", false, fmt.Errorf("admin: %w in the answer", err)
+	}
+	return h.Value.V, true, nil
 }
 
 // PutKVConfig writes one KV item on every name server (PUT_KV_CONFIG).
 func (c *Client) PutKVConfig(ctx context.Context, namespace, key, value string) error {
 	return c.invokeAllNamesrv(ctx, func() *protocol.Command {
-		return protocol.NewRequest(protocol.PutKVConfig,
-			map[string]string{"namespace": namespace, "key": key, "value": value}, nil)
+		return protocol.NewHeaderRequest(protocol.PutKVConfig,
+			&protocol.PutKVConfigRequestHeader{Namespace: namespace, Key: key, Value: value}, nil)
 	})
 }

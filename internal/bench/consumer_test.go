@@ -49,8 +49,8 @@ func pullAnswer(t testing.TB, code protocol.ResponseCode, qid int32, from, to, n
 		require.NoError(t, err)
 		resp.Body = append(resp.Body, rec...)
 	}
-	resp.ExtFields = map[string]string{"nextBeginOffset": strconv.FormatInt(nextBegin, 10),
-		"maxOffset": strconv.FormatInt(maxOff, 10), "minOffset": "0"}
+	resp.ExtFields = protocol.NewExt(map[string]string{"nextBeginOffset": strconv.FormatInt(nextBegin, 10),
+		"maxOffset": strconv.FormatInt(maxOff, 10), "minOffset": "0"})
 	return resp
 }
 

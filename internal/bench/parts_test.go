@@ -138,18 +138,18 @@ func TestProducerRequestHeaders(t *testing.T) {
 	ext := req.ExtFields
 	for k, v := range map[string]string{"a": DefaultProducerGroup, "b": DefaultTopic, "c": "TBW102", "d": "4",
 		"e": "3", "f": "0", "h": "0", "j": "0", "k": "false", "m": "false", "n": "broker-a"} {
-		assert.Equal(t, v, ext[k], "field %s", k)
+		assert.Equal(t, v, ext.Get(k), "field %s", k)
 	}
-	assert.NotEmpty(t, ext["g"])
-	props := message.ParseProperties(ext["i"])
+	assert.NotEmpty(t, ext.Get("g"))
+	props := message.ParseProperties(ext.Get("i"))
 	assert.Equal(t, map[string]string{"UNIQ_KEY": string(ks.appendKey(nil, 5)), "WAIT": "true", "TAGS": "TagA"}, props)
 	assert.Equal(t, 1024, len(req.Body))
 
 	o.Batch = 3
 	req, _ = p.request(6, 3, q, nil)
 	assert.Equal(t, protocol.SendBatchMessage, req.RequestCode())
-	assert.Equal(t, "true", req.ExtFields["m"])
-	assert.Equal(t, map[string]string{"WAIT": "true"}, message.ParseProperties(req.ExtFields["i"]))
+	assert.Equal(t, "true", req.ExtFields.Get("m"))
+	assert.Equal(t, map[string]string{"WAIT": "true"}, message.ParseProperties(req.ExtFields.Get("i")))
 	it := message.NewBatchIterator(req.Body)
 	var seqs []uint64
 	for it.Next() {
@@ -255,8 +255,8 @@ func TestTrackerComparesPositions(t *testing.T) {
 
 func TestAnswerPositions(t *testing.T) {
 	host := netip.MustParseAddrPort("10.0.0.1:10911")
-	resp := &protocol.Command{ExtFields: map[string]string{"queueId": "3", "queueOffset": "40",
-		"msgId": message.OffsetMsgID(host, 100) + "," + message.OffsetMsgID(host, 250)}}
+	resp := &protocol.Command{ExtFields: protocol.NewExt(map[string]string{"queueId": "3", "queueOffset": "40",
+		"msgId": message.OffsetMsgID(host, 100) + "," + message.OffsetMsgID(host, 250)})}
 	at, err := answerPositions(resp, 2)
 	require.NoError(t, err)
 	assert.Equal(t, []msgPos{{q: 3, off: 40, phy: 100}, {q: 3, off: 41, phy: 250}}, at)
@@ -265,6 +265,6 @@ func TestAnswerPositions(t *testing.T) {
 	assert.ErrorContains(t, err, "more than 1")
 	_, err = answerPositions(resp, 3)
 	assert.Error(t, err)
-	_, err = answerPositions(&protocol.Command{ExtFields: map[string]string{"queueId": "3", "msgId": "x"}}, 1)
+	_, err = answerPositions(&protocol.Command{ExtFields: protocol.NewExt(map[string]string{"queueId": "3", "msgId": "x"})}, 1)
 	assert.ErrorContains(t, err, "queueOffset")
 }

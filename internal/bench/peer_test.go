@@ -80,8 +80,8 @@ func (p *scriptedPeer) send(_ context.Context, _ *remoting.Conn, req *protocol.C
 		ids = []string{message.OffsetMsgID(peerStoreHost, 0)}
 	}
 	resp := protocol.NewResponse(req, protocol.Success, "")
-	resp.ExtFields = map[string]string{"msgId": strings.Join(ids, ","),
-		"queueId": strconv.Itoa(int(qid)), "queueOffset": strconv.FormatInt(off, 10)}
+	resp.ExtFields = protocol.NewExt(map[string]string{"msgId": strings.Join(ids, ","),
+		"queueId": strconv.Itoa(int(qid)), "queueOffset": strconv.FormatInt(off, 10)})
 	return resp
 }
 
@@ -133,8 +133,8 @@ func (p *scriptedPeer) pull(_ context.Context, _ *remoting.Conn, req *protocol.C
 			next++
 		}
 	}
-	resp.ExtFields = map[string]string{"nextBeginOffset": strconv.FormatInt(next, 10), "minOffset": "0",
-		"maxOffset": strconv.FormatInt(end, 10), "suggestWhichBrokerId": "0"}
+	resp.ExtFields = protocol.NewExt(map[string]string{"nextBeginOffset": strconv.FormatInt(next, 10), "minOffset": "0",
+		"maxOffset": strconv.FormatInt(end, 10), "suggestWhichBrokerId": "0"})
 	return resp
 }
 
@@ -145,7 +145,7 @@ func (p *scriptedPeer) maxOffset(_ context.Context, _ *remoting.Conn, req *proto
 	n := len(p.queues[qid])
 	p.mu.Unlock()
 	resp := protocol.NewResponse(req, protocol.Success, "")
-	resp.ExtFields = map[string]string{"offset": strconv.Itoa(n)}
+	resp.ExtFields = protocol.NewExt(map[string]string{"offset": strconv.Itoa(n)})
 	return resp
 }
 
@@ -233,7 +233,7 @@ func TestProduceCountsErrorResponses(t *testing.T) {
 	srv := remotingtest.StartServer(t, remoting.ServerOptions{}, func(s *remoting.Server) {
 		s.Handle(protocol.SendMessageV2, remoting.HandlerFunc(
 			func(_ context.Context, _ *remoting.Conn, req *protocol.Command) *protocol.Command {
-				if req.ExtFields["e"] == "1" {
+				if req.ExtFields.Get("e") == "1" {
 					return protocol.NewResponse(req, protocol.SystemBusy, "[REJECTREQUEST]system busy")
 				}
 				return protocol.NewResponse(req, protocol.Success, "")

@@ -46,21 +46,18 @@ func aclBroker(t *testing.T, yml string) *brokertest.Broker {
 // sign adds AccessKey and a Signature computed as the Java client does: HmacSHA1 over the values
 // of the ext fields in key order, then the body, Base64.
 func sign(req *protocol.Command, ak, sk string) *protocol.Command {
-	if req.ExtFields == nil {
-		req.ExtFields = map[string]string{}
-	}
-	req.ExtFields["AccessKey"] = ak
-	keys := make([]string, 0, len(req.ExtFields))
-	for k := range req.ExtFields {
+	req.ExtFields.Set("AccessKey", ak)
+	keys := make([]string, 0, req.ExtFields.Len())
+	for k := range req.ExtFields.All() {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	m := hmac.New(sha1.New, []byte(sk))
 	for _, k := range keys {
-		m.Write([]byte(req.ExtFields[k]))
+		m.Write([]byte(req.ExtFields.Get(k)))
 	}
 	m.Write(req.Body)
-	req.ExtFields["Signature"] = base64.StdEncoding.EncodeToString(m.Sum(nil))
+	req.ExtFields.Set("Signature", base64.StdEncoding.EncodeToString(m.Sum(nil)))
 	return req
 }
 
@@ -81,7 +78,7 @@ func TestACLSignedRequestsAreServed(t *testing.T) {
 	resp := c.Call(sign(brokertest.SendRequest(brokertest.Msg{Topic: "Orders", QueueID: 1, Body: []byte("o-1")}),
 		"producer-ak", "producer-sk"))
 	requireCode(t, resp, protocol.Success)
-	require.Equal(t, "1", resp.ExtFields["queueId"])
+	require.Equal(t, "1", resp.ExtFields.Get("queueId"))
 	require.Eventually(t, func() bool { return maxOffsetSigned(t, c, "Orders", 1) == 1 }, waitFor, tick)
 
 	resp = c.Call(sign(brokertest.PullRequest(brokertest.Pull{Group: "G", Topic: "Orders", QueueID: 1,
@@ -140,7 +137,7 @@ func TestACLRefusals(t *testing.T) {
 		maxOffsetSigned(t, c, "Orders", 2)+maxOffsetSigned(t, c, "Orders", 3))
 	resp := c.Call(sign(brokertest.QueueRequest(protocol.GetMaxOffset, "Sneaky", 0), "admin-ak", "admin-sk"))
 	requireCode(t, resp, protocol.Success)
-	require.Equal(t, "0", resp.ExtFields["offset"])
+	require.Equal(t, "0", resp.ExtFields.Get("offset"))
 }
 
 // maxOffsetSigned is maxOffset for a broker with ACL on.

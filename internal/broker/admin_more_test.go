@@ -218,7 +218,7 @@ func TestResetOffsetByTime(t *testing.T) {
 	told := member.AwaitRequest(protocol.ResetConsumerClientOffset)
 	require.True(t, told.IsOneway(), "RESET_CONSUMER_CLIENT_OFFSET is oneway")
 	require.Equal(t, map[string]string{"topic": topic, "group": group, "timestamp": strconv.FormatInt(resetTo, 10),
-		"isForce": "false"}, told.ExtFields)
+		"isForce": "false"}, told.ExtFields.Map())
 	require.Equal(t, map[primitive.MessageQueue]int64{
 		{Topic: topic, BrokerName: "broker-a", QueueId: 0}: 3,
 		{Topic: topic, BrokerName: "broker-a", QueueId: 1}: 2,
@@ -236,7 +236,7 @@ func TestResetOffsetByTime(t *testing.T) {
 	requireCode(t, c.Call(resetRequest(topic, group, -1, true)), protocol.Success)
 	requireOffset(t, c, group, topic, 0, 5)
 	requireOffset(t, c, group, topic, 1, 5)
-	require.Equal(t, "true", member.AwaitRequest(protocol.ResetConsumerClientOffset).ExtFields["isForce"])
+	require.Equal(t, "true", member.AwaitRequest(protocol.ResetConsumerClientOffset).ExtFields.Get("isForce"))
 
 	// A time before every message goes to the start.
 	requireCode(t, c.Call(resetRequest(topic, group, 1, false)), protocol.Success)
@@ -270,11 +270,11 @@ func TestResetOffsetRefusals(t *testing.T) {
 	requireCode(t, c.Call(resetRequest(topic, group, 1, true)), protocol.SystemError, group, "queue 1")
 	for _, field := range []string{"topic", "group", "timestamp", "isForce"} {
 		req := resetRequest(topic, group, 1, true)
-		delete(req.ExtFields, field)
+		req.ExtFields.Delete(field)
 		requireCode(t, c.Call(req), protocol.SystemError, field)
 	}
 	bad := resetRequest(topic, group, 1, true)
-	bad.ExtFields["timestamp"] = "yesterday"
+	bad.ExtFields.Set("timestamp", "yesterday")
 	requireCode(t, c.Call(bad), protocol.SystemError, "timestamp")
 
 	// A member too old for the feature (before V3_0_7_SNAPSHOT) fails the request.
@@ -311,8 +311,8 @@ func TestGetConsumerStatus(t *testing.T) {
 	answer := func(id string, off int) {
 		m := members[id]
 		asked := m.AwaitRequest(protocol.GetConsumerStatusFromClient)
-		require.Equal(t, topic, asked.ExtFields["topic"])
-		require.Equal(t, group, asked.ExtFields["group"])
+		require.Equal(t, topic, asked.ExtFields.Get("topic"))
+		require.Equal(t, group, asked.ExtFields.Get("group"))
 		resp := protocol.NewResponse(asked, protocol.Success, "")
 		resp.Body = []byte(`{"messageQueueTable":{{"topic":"StatusTopic","brokerName":"broker-a","queueId":0}:` + strconv.Itoa(off) + `}}`)
 		frame, err := protocol.EncodeCommand(resp)
@@ -356,7 +356,7 @@ func TestGetBrokerConfig(t *testing.T) {
 	for _, l := range lines {
 		require.Regexp(t, `^[A-Za-z.]+=`, l)
 	}
-	dv, err := body.DecodeDataVersion([]byte(resp.ExtFields["version"]))
+	dv, err := body.DecodeDataVersion([]byte(resp.ExtFields.Get("version")))
 	require.NoError(t, err)
 	require.Positive(t, dv.Timestamp)
 

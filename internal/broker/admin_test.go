@@ -33,7 +33,7 @@ func TestAdminTopics(t *testing.T) {
 	require.NotContains(t, topicConfigs(t, c), topic)
 
 	req := brokertest.CreateTopicRequest(topic, 3)
-	req.ExtFields["perm"] = "4"
+	req.ExtFields.Set("perm", "4")
 	requireCode(t, c.Call(req), protocol.Success)
 	tc := topicConfigs(t, c)[topic]
 	require.Equal(t, body.TopicConfig{TopicName: topic, ReadQueueNums: 3, WriteQueueNums: 3, Perm: 4,
@@ -42,7 +42,7 @@ func TestAdminTopics(t *testing.T) {
 	requireCode(t, resp, protocol.NoPermission, topic)
 
 	req = brokertest.CreateTopicRequest(topic, 5)
-	req.ExtFields["writeQueueNums"] = "2"
+	req.ExtFields.Set("writeQueueNums", "2")
 	requireCode(t, c.Call(req), protocol.Success)
 	tc = topicConfigs(t, c)[topic]
 	require.Equal(t, 5, tc.ReadQueueNums)
@@ -59,9 +59,9 @@ func TestAdminTopics(t *testing.T) {
 		req := brokertest.CreateTopicRequest("AdminBad", 4)
 		for k, v := range ext {
 			if v == "" {
-				delete(req.ExtFields, k)
+				req.ExtFields.Delete(k)
 			} else {
-				req.ExtFields[k] = v
+				req.ExtFields.Set(k, v)
 			}
 		}
 		resp := c.Call(req)

@@ -40,47 +40,47 @@ func TestBadInput(t *testing.T) {
 	t.Run("missing SEND_MESSAGE fields", func(t *testing.T) {
 		for _, field := range brokertest.RequiredSendFields {
 			req := brokertest.SendRequest(good)
-			delete(req.ExtFields, field)
+			req.ExtFields.Delete(field)
 			requireCode(t, c.Call(req), protocol.SystemError, "<"+field+">")
 		}
 	})
 	t.Run("missing SEND_MESSAGE_V2 fields", func(t *testing.T) {
 		for _, field := range brokertest.RequiredSendFieldsV2 {
 			req := brokertest.SendV2Request(good)
-			delete(req.ExtFields, field)
+			req.ExtFields.Delete(field)
 			requireCode(t, c.Call(req), protocol.SystemError, "<"+field+">")
 		}
 	})
 	t.Run("missing SEND_BATCH_MESSAGE fields", func(t *testing.T) {
 		for _, field := range brokertest.RequiredSendFieldsV2 {
 			req := brokertest.BatchRequest(good, good)
-			delete(req.ExtFields, field)
+			req.ExtFields.Delete(field)
 			requireCode(t, c.Call(req), protocol.SystemError, "<"+field+">")
 		}
 	})
 	t.Run("missing PULL_MESSAGE fields", func(t *testing.T) {
 		for _, field := range brokertest.RequiredPullFields {
 			req := brokertest.PullRequest(goodPull)
-			delete(req.ExtFields, field)
+			req.ExtFields.Delete(field)
 			requireCode(t, c.Call(req), protocol.SystemError, "<"+field+">")
 		}
 	})
 
 	t.Run("non-numeric number fields", func(t *testing.T) {
 		req := brokertest.SendRequest(good)
-		req.ExtFields["queueId"] = "one"
+		req.ExtFields.Set("queueId", "one")
 		requireCode(t, c.Call(req), protocol.SystemError, "<queueId>", `"one"`)
 		req = brokertest.SendV2Request(good)
-		req.ExtFields["g"] = "yesterday"
+		req.ExtFields.Set("g", "yesterday")
 		requireCode(t, c.Call(req), protocol.SystemError, "<g>", `"yesterday"`)
 		req = brokertest.SendRequest(good)
-		req.ExtFields["reconsumeTimes"] = "many" // optional, but present and malformed
+		req.ExtFields.Set("reconsumeTimes", "many") // optional, but present and malformed
 		requireCode(t, c.Call(req), protocol.SystemError, "<reconsumeTimes>")
 		req = brokertest.PullRequest(goodPull)
-		req.ExtFields["queueOffset"] = "1.5"
+		req.ExtFields.Set("queueOffset", "1.5")
 		requireCode(t, c.Call(req), protocol.SystemError, "<queueOffset>", `"1.5"`)
 		req = brokertest.PullRequest(goodPull)
-		req.ExtFields["maxMsgNums"] = "99999999999" // beyond int32
+		req.ExtFields.Set("maxMsgNums", "99999999999") // beyond int32
 		requireCode(t, c.Call(req), protocol.SystemError, "<maxMsgNums>")
 	})
 
@@ -96,7 +96,7 @@ func TestBadInput(t *testing.T) {
 
 	t.Run("properties over 32767 bytes", func(t *testing.T) {
 		req := brokertest.SendRequest(good)
-		req.ExtFields["properties"] = string(message.AppendProperty(nil, "p", strings.Repeat("v", 32766)))
+		req.ExtFields.Set("properties", string(message.AppendProperty(nil, "p", strings.Repeat("v", 32766))))
 		requireCode(t, c.Call(req), protocol.MessageIllegal, "32767")
 		batch := good
 		batch.Props = map[string]string{"p": strings.Repeat("v", 32766)}

@@ -36,7 +36,7 @@ func mustSend(t *testing.T, c *brokertest.Conn, req *protocol.Command) sent {
 	t.Helper()
 	resp := c.Call(req)
 	requireCode(t, resp, protocol.Success)
-	s := sent{msgID: resp.ExtFields["msgId"], queueID: int32(brokertest.ExtInt(t, resp, "queueId")),
+	s := sent{msgID: resp.ExtFields.Get("msgId"), queueID: int32(brokertest.ExtInt(t, resp, "queueId")),
 		queueOffset: brokertest.ExtInt(t, resp, "queueOffset")}
 	ids := strings.Split(s.msgID, ",")
 	for _, id := range ids {
@@ -48,10 +48,10 @@ func mustSend(t *testing.T, c *brokertest.Conn, req *protocol.Command) sent {
 
 // topicOf is the topic a send request names, in either spelling.
 func topicOf(req *protocol.Command) string {
-	if topic, ok := req.ExtFields["b"]; ok {
+	if topic, ok := req.ExtFields.Lookup("b"); ok {
 		return topic
 	}
-	return req.ExtFields["topic"]
+	return req.ExtFields.Get("topic")
 }
 
 // waitDispatched waits until a queue holds n messages: the dispatcher feeds the ConsumeQueues

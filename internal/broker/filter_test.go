@@ -22,7 +22,7 @@ func withPropertyFilter(o *broker.Options) { o.EnablePropertyFilter = true }
 // sqlPullRequest is PULL_MESSAGE with expressionType SQL92.
 func sqlPullRequest(p brokertest.Pull) *protocol.Command {
 	req := brokertest.PullRequest(p)
-	req.ExtFields["expressionType"] = body.ExpressionSQL92
+	req.ExtFields.Set("expressionType", body.ExpressionSQL92)
 	return req
 }
 
@@ -164,7 +164,7 @@ func TestSQLFilterParseFailure(t *testing.T) {
 		p := brokertest.Pull{Group: "G_BAD", Topic: topic, SysFlag: brokertest.PullSubscription, Sub: expr}
 		req := sqlPullRequest(p)
 		if expr == "" {
-			req.ExtFields["subscription"] = ""
+			req.ExtFields.Set("subscription", "")
 		}
 		requireCode(t, c.Call(req), protocol.SubscriptionParseFailed, "parse the consumer's subscription failed")
 	}

@@ -30,7 +30,7 @@ func requireNotified(t *testing.T, c *brokertest.Conn, group string) {
 	req := c.AwaitRequest(protocol.NotifyConsumerIdsChanged)
 	require.False(t, req.IsResponse())
 	require.True(t, req.IsOneway(), "the notification is oneway, as Java sends it")
-	require.Equal(t, group, req.ExtFields["consumerGroup"])
+	require.Equal(t, group, req.ExtFields.Get("consumerGroup"))
 }
 
 // drainNotifications forgets the notifications c has been sent so far.
@@ -57,7 +57,7 @@ func TestConsumerMembership(t *testing.T) {
 	requireCode(t, z.Call(hb), protocol.Success)
 	req := z.AwaitRequest(protocol.NotifyConsumerIdsChanged) // Java tells every member, the new one included
 	require.Equal(t, protocol.JSON, req.SerializeType, "server-initiated requests are JSON whatever the client speaks")
-	require.Equal(t, group, req.ExtFields["consumerGroup"])
+	require.Equal(t, group, req.ExtFields.Get("consumerGroup"))
 	requireCode(t, a.Call(brokertest.HeartbeatRequest(t, "10.0.0.1@a", group, map[string]string{topic: "*"})), protocol.Success)
 	requireNotified(t, z, group)
 	requireNotified(t, a, group)

@@ -15,8 +15,8 @@ import (
 
 func queryOffset(t *testing.T, c *brokertest.Conn, group, topic string, queueID int32) *protocol.Command {
 	t.Helper()
-	return c.Call(protocol.NewRequest(protocol.QueryConsumerOffset, map[string]string{
-		"consumerGroup": group, "topic": topic, "queueId": strconv.Itoa(int(queueID))}, nil))
+	return c.Call(protocol.NewHeaderRequest(protocol.QueryConsumerOffset, &protocol.QueryConsumerOffsetRequestHeader{
+		ConsumerGroup: group, Topic: topic, QueueID: queueID}, nil))
 }
 
 func requireOffset(t *testing.T, c *brokertest.Conn, group, topic string, queueID int32, want int64) {
@@ -28,9 +28,8 @@ func requireOffset(t *testing.T, c *brokertest.Conn, group, topic string, queueI
 
 func updateOffset(t *testing.T, c *brokertest.Conn, group, topic string, queueID int32, off int64) {
 	t.Helper()
-	resp := c.Call(protocol.NewRequest(protocol.UpdateConsumerOffset, map[string]string{
-		"consumerGroup": group, "topic": topic, "queueId": strconv.Itoa(int(queueID)),
-		"commitOffset": strconv.FormatInt(off, 10)}, nil))
+	resp := c.Call(protocol.NewHeaderRequest(protocol.UpdateConsumerOffset, &protocol.UpdateConsumerOffsetRequestHeader{
+		ConsumerGroup: group, Topic: topic, QueueID: queueID, CommitOffset: off}, nil))
 	requireCode(t, resp, protocol.Success)
 }
 
@@ -39,7 +38,7 @@ func queueLookup(t *testing.T, c *brokertest.Conn, code protocol.RequestCode, to
 	t.Helper()
 	req := brokertest.QueueRequest(code, topic, queueID)
 	for i := 0; i+1 < len(extra); i += 2 {
-		req.ExtFields[extra[i]] = extra[i+1]
+		req.ExtFields.Set(extra[i], extra[i+1])
 	}
 	resp := c.Call(req)
 	requireCode(t, resp, protocol.Success)
@@ -77,13 +76,13 @@ func TestConsumerOffsets(t *testing.T) {
 	requireOffset(t, c, group, topic, 0, 4)
 
 	// A request flagged oneway is served but not answered.
-	oneway := protocol.NewRequest(protocol.UpdateConsumerOffset, map[string]string{
-		"consumerGroup": "G_ONEWAY", "topic": topic, "queueId": "0", "commitOffset": "2"}, nil)
+	oneway := protocol.NewHeaderRequest(protocol.UpdateConsumerOffset, &protocol.UpdateConsumerOffsetRequestHeader{
+		ConsumerGroup: "G_ONEWAY", Topic: topic, CommitOffset: 2}, nil)
 	oneway.Flag = protocol.FlagOneway
 	op := c.Send(oneway)
 	require.Eventually(t, func() bool {
 		resp := queryOffset(t, c, "G_ONEWAY", topic, 0)
-		return resp.ResponseCode() == protocol.Success && resp.ExtFields["offset"] == "2"
+		return resp.ResponseCode() == protocol.Success && resp.ExtFields.Get("offset") == "2"
 	}, waitFor, tick, "the oneway commit is applied")
 	c.Sync()
 	require.False(t, c.Answered(op), "no response to a oneway request")

@@ -20,7 +20,7 @@ func TestConsumerRunningInfoIsRelayed(t *testing.T) {
 	opaque := admin.Send(protocol.NewRequest(protocol.GetConsumerRunningInfo,
 		map[string]string{"consumerGroup": group, "clientId": clientID, "jstackEnable": "false"}, nil))
 	asked := client.AwaitRequest(protocol.GetConsumerRunningInfo)
-	require.Equal(t, clientID, asked.ExtFields["clientId"])
+	require.Equal(t, clientID, asked.ExtFields.Get("clientId"))
 	answer := protocol.NewResponse(asked, protocol.Success, "")
 	answer.Body = []byte(`{"properties":{"PROP_CONSUME_TYPE":"CONSUME_PASSIVELY"}}`)
 	frame, err := protocol.EncodeCommand(answer)

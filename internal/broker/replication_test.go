@@ -173,7 +173,7 @@ func TestSyncMasterBroker(t *testing.T) {
 	createTopic(t, mc, topic, 1)
 	resp := send(t, mc, topic, 0, "alone")
 	require.EqualValues(t, protocol.SlaveNotAvailable, resp.Code, resp.Remark)
-	require.NotEmpty(t, resp.ExtFields["msgId"], "the message is stored")
+	require.NotEmpty(t, resp.ExtFields.Get("msgId"), "the message is stored")
 
 	slave := brokertest.StartWith(t, haBroker(t, ns, store.RoleSlave))
 	require.Eventually(t, func() bool {

@@ -45,7 +45,7 @@ func TestDelayedMessageArrivesAfterItsLevel(t *testing.T) {
 	resp := c.Call(brokertest.SendRequest(brokertest.Msg{Topic: topic, QueueID: 0, Body: []byte("later"), Tags: "TagD",
 		Props: map[string]string{message.PropertyDelayTimeLevel: strconv.Itoa(level), message.PropertyUniqClientMessageID: "UNIQ-DELAY-1"}}))
 	requireCode(t, resp, protocol.Success)
-	require.Equal(t, "0", resp.ExtFields["queueId"], "the send answer names the queue asked for, as Java's does")
+	require.Equal(t, "0", resp.ExtFields.Get("queueId"), "the send answer names the queue asked for, as Java's does")
 	if maxOffset(t, c, topic, 0) != 0 {
 		require.GreaterOrEqual(t, time.Since(sentAt), delay, "a delayed message is not in its topic before its delay")
 	}
@@ -73,9 +73,9 @@ func TestSendBackRetriesThenDeadLetters(t *testing.T) {
 	orig := eventuallyPull(t, c, group, topic, 0, 1)[0]
 
 	sendBack := func(m *message.MessageExt, delayLevel, maxTimes int) *protocol.Command {
-		return c.Call(protocol.NewRequest(protocol.ConsumerSendMsgBack, map[string]string{
-			"offset": strconv.FormatInt(m.PhysicalOffset, 10), "group": group, "delayLevel": strconv.Itoa(delayLevel),
-			"originMsgId": m.UniqKey(), "originTopic": m.Topic, "unitMode": "false", "maxReconsumeTimes": strconv.Itoa(maxTimes),
+		return c.Call(protocol.NewHeaderRequest(protocol.ConsumerSendMsgBack, &protocol.ConsumerSendMsgBackRequestHeader{
+			Offset: m.PhysicalOffset, Group: group, DelayLevel: int32(delayLevel), OriginMsgID: protocol.Some(m.UniqKey()),
+			OriginTopic: protocol.Some(m.Topic), UnitMode: protocol.Some(false), MaxReconsumeTimes: protocol.Some(int32(maxTimes)),
 		}, nil))
 	}
 	requireCode(t, sendBack(orig, 0, 2), protocol.Success)

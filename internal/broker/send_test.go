@@ -87,7 +87,7 @@ func TestSendSingle(t *testing.T) {
 	props = message.AppendProperty(props, "p", strings.Repeat("v", 32767-len(props)-3))
 	require.Equal(t, 32767, len(props))
 	req := brokertest.SendRequest(brokertest.Msg{Topic: topic, QueueID: 2, Body: []byte("big props")})
-	req.ExtFields["properties"] = string(props)
+	req.ExtFields.Set("properties", string(props))
 	s = mustSend(t, c, req)
 	msgs = pullAll(t, c, "G_SEND", topic, 2, s.queueOffset)
 	require.Equal(t, string(props), msgs[0].Properties)
@@ -96,7 +96,7 @@ func TestSendSingle(t *testing.T) {
 // mustSendResult reads a SUCCESS send response.
 func mustSendResult(t *testing.T, resp *protocol.Command) sent {
 	t.Helper()
-	s := sent{msgID: resp.ExtFields["msgId"], queueID: int32(brokertest.ExtInt(t, resp, "queueId")),
+	s := sent{msgID: resp.ExtFields.Get("msgId"), queueID: int32(brokertest.ExtInt(t, resp, "queueId")),
 		queueOffset: brokertest.ExtInt(t, resp, "queueOffset")}
 	require.Regexp(t, offsetMsgID, s.msgID)
 	return s
@@ -143,10 +143,10 @@ func TestSendBatch(t *testing.T) {
 	}
 	resp := c.Call(brokertest.BatchRequest(entries...))
 	requireCode(t, resp, protocol.Success)
-	ids := strings.Split(resp.ExtFields["msgId"], ",")
+	ids := strings.Split(resp.ExtFields.Get("msgId"), ",")
 	require.Len(t, ids, 3, "one offset id per entry, comma-joined")
-	require.Equal(t, "1", resp.ExtFields["queueId"])
-	require.Equal(t, "1", resp.ExtFields["queueOffset"], "queueOffset is the first entry's")
+	require.Equal(t, "1", resp.ExtFields.Get("queueId"))
+	require.Equal(t, "1", resp.ExtFields.Get("queueOffset"), "queueOffset is the first entry's")
 	waitDispatched(t, c, topic, 1, 4)
 
 	msgs := pullAll(t, c, "G_BATCH", topic, 1, 1)
@@ -173,7 +173,7 @@ func TestSendCompressedBodyUntouched(t *testing.T) {
 	b := brokertest.Start(t)
 	c := b.Dial(t)
 	req := brokertest.SendV2Request(brokertest.Msg{Topic: "SendZip", Body: []byte{0x78, 0x9c, 1, 2, 3}})
-	req.ExtFields["f"] = strconv.Itoa(int(message.SysFlagCompressed))
+	req.ExtFields.Set("f", strconv.Itoa(int(message.SysFlagCompressed)))
 	s := mustSend(t, c, req)
 	msgs := pullAll(t, c, "G_ZIP", "SendZip", s.queueID, s.queueOffset)
 	require.Equal(t, []byte{0x78, 0x9c, 1, 2, 3}, msgs[0].Body)
@@ -196,7 +196,7 @@ func TestSendNativeJSONNumbers(t *testing.T) {
 	f := c.AwaitFrame(77)
 	requireCode(t, f.Cmd, protocol.Success)
 	requireStringExtFields(t, jsonHeader(t, f))
-	require.Equal(t, "1", f.Cmd.ExtFields["queueId"])
+	require.Equal(t, "1", f.Cmd.ExtFields.Get("queueId"))
 	waitDispatched(t, c, topic, 1, 1)
 
 	pull := `{"code":11,"extFields":{"consumerGroup":"G_ALI","topic":"` + topic + `","queueId":1,` +
@@ -228,7 +228,7 @@ func TestSerializeTypeMirrored(t *testing.T) {
 	f := c.AwaitFrame(c.Send(req))
 	requireCode(t, f.Cmd, protocol.Success)
 	require.Equal(t, protocol.RocketMQ, typeOf(f))
-	require.Regexp(t, offsetMsgID, f.Cmd.ExtFields["msgId"])
+	require.Regexp(t, offsetMsgID, f.Cmd.ExtFields.Get("msgId"))
 	waitDispatched(t, c, topic, 0, 1)
 
 	preq := brokertest.PullRequest(brokertest.Pull{Group: "G_BIN", Topic: topic, SysFlag: brokertest.PullSubscription, Sub: "*"})
@@ -247,5 +247,5 @@ func TestSerializeTypeMirrored(t *testing.T) {
 	f = c.AwaitFrame(c.Send(brokertest.QueueRequest(protocol.GetMaxOffset, topic, 0)))
 	require.Equal(t, protocol.JSON, typeOf(f))
 	requireStringExtFields(t, jsonHeader(t, f))
-	require.Equal(t, "1", f.Cmd.ExtFields["offset"])
+	require.Equal(t, "1", f.Cmd.ExtFields.Get("offset"))
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 const txTopic = "TxTopic"
@@ -41,8 +42,8 @@ func halfRequest(group, uniq string, queueID int32, body string) *protocol.Comma
 	req := brokertest.SendRequest(brokertest.Msg{Topic: txTopic, QueueID: queueID, Body: []byte(body), Tags: "TagTx", Keys: uniq,
 		Props: map[string]string{message.PropertyTransactionPrepared: "true", message.PropertyProducerGroup: group,
 			message.PropertyUniqClientMessageID: uniq}})
-	req.ExtFields["producerGroup"] = group
-	req.ExtFields["sysFlag"] = strconv.Itoa(int(message.SysFlagTransactionPrep))
+	req.ExtFields.Set("producerGroup", group)
+	req.ExtFields.Set("sysFlag", strconv.Itoa(int(message.SysFlagTransactionPrep)))
 	return req
 }
 
@@ -51,26 +52,26 @@ func sendHalf(t *testing.T, c *brokertest.Conn, group, uniq, body string) halfSe
 	t.Helper()
 	resp := c.Call(halfRequest(group, uniq, 2, body))
 	requireCode(t, resp, protocol.Success)
-	require.Equal(t, "2", resp.ExtFields["queueId"], "the answer names the queue asked for")
-	h := halfSent{uniq: uniq, msgID: resp.ExtFields["msgId"], queueOffset: brokertest.ExtInt(t, resp, "queueOffset")}
+	require.Equal(t, "2", resp.ExtFields.Get("queueId"), "the answer names the queue asked for")
+	h := halfSent{uniq: uniq, msgID: resp.ExtFields.Get("msgId"), queueOffset: brokertest.ExtInt(t, resp, "queueOffset")}
 	var err error
 	_, h.commitLogOffset, err = message.ParseOffsetMsgID(h.msgID)
 	require.NoError(t, err, "msgId %q is an offset message id the Go client parses back", h.msgID)
-	waitDispatched(t, c, transaction.HalfTopic, 0, h.queueOffset+1)
+	waitDispatched(t, c, systopic.TransHalf, 0, h.queueOffset+1)
 	return h
 }
 
 // endRequest is END_TRANSACTION as the Go client sends it (no oneway flag).
 func endRequest(group string, tranStateTableOffset, commitLogOffset int64, state int32, fromCheck bool, msgID string) *protocol.Command {
-	return protocol.NewRequest(protocol.EndTransaction, map[string]string{
-		"producerGroup":        group,
-		"tranStateTableOffset": strconv.FormatInt(tranStateTableOffset, 10),
-		"commitLogOffset":      strconv.FormatInt(commitLogOffset, 10),
-		"commitOrRollback":     strconv.Itoa(int(state)),
-		"fromTransactionCheck": strconv.FormatBool(fromCheck),
-		"msgId":                msgID,
-		"transactionId":        "",
-		"bname":                "broker-a",
+	return protocol.NewHeaderRequest(protocol.EndTransaction, &protocol.EndTransactionRequestHeader{
+		ProducerGroup:        group,
+		TranStateTableOffset: tranStateTableOffset,
+		CommitLogOffset:      commitLogOffset,
+		CommitOrRollback:     state,
+		FromTransactionCheck: protocol.Some(fromCheck),
+		MsgID:                msgID,
+		TransactionID:        protocol.Some(""),
+		BrokerName:           protocol.Some("broker-a"),
 	}, nil)
 }
 
@@ -101,8 +102,8 @@ func waitCheckOffset(t *testing.T, c *brokertest.Conn, want int64) {
 	t.Helper()
 	var got string
 	require.Eventually(t, func() bool {
-		resp := queryOffset(t, c, transaction.CheckGroup, transaction.HalfTopic, 0)
-		got = resp.ExtFields["offset"]
+		resp := queryOffset(t, c, systopic.TransCheckGroup, systopic.TransHalf, 0)
+		got = resp.ExtFields.Get("offset")
 		return resp.ResponseCode() == protocol.Success && got == strconv.FormatInt(want, 10)
 	}, waitFor, tick, "the check-back loop's half offset is %q, want %d", got, want)
 }
@@ -118,14 +119,14 @@ func TestTransactionCommit(t *testing.T) {
 
 	// Indexed under its UNIQ_KEY in the half topic, as Java's half messages are.
 	require.Eventually(t, func() bool {
-		resp := c.Call(protocol.NewRequest(protocol.QueryMessage, map[string]string{"topic": transaction.HalfTopic,
-			"key": h.uniq, "maxNum": "1", "beginTimestamp": "0", "_UNIQUE_KEY_QUERY": "true",
-			"endTimestamp": strconv.FormatInt(time.Now().Add(time.Hour).UnixMilli(), 10)}, nil))
+		resp := c.Call(protocol.NewHeaderRequest(protocol.QueryMessage, &protocol.QueryMessageRequestHeader{
+			Topic: systopic.TransHalf, Key: h.uniq, MaxNum: 1, UniqueKeyQuery: protocol.Some(true),
+			EndTimestamp: time.Now().Add(time.Hour).UnixMilli()}, nil))
 		return resp.ResponseCode() == protocol.Success && len(brokertest.Records(t, resp)) == 1
 	}, waitFor, tick)
 	half := b.Store().LookMessageByOffset(h.commitLogOffset)
 	require.NotNil(t, half)
-	require.Equal(t, transaction.HalfTopic, half.Topic)
+	require.Equal(t, systopic.TransHalf, half.Topic)
 	require.Equal(t, txTopic, half.Props[message.PropertyRealTopic])
 	require.Equal(t, "2", half.Props[message.PropertyRealQueueID])
 	require.Equal(t, message.SysFlagTransactionNot, message.TransactionType(half.SysFlag))
@@ -143,7 +144,7 @@ func TestTransactionCommit(t *testing.T) {
 	require.NotContains(t, got.Props, message.PropertyRealTopic)
 	require.NotContains(t, got.Props, message.PropertyRealQueueID)
 
-	op := eventuallyPull(t, c, "G_TXOP", transaction.OpTopic, 0, 1)[0]
+	op := eventuallyPull(t, c, "G_TXOP", systopic.TransOpHalf, 0, 1)[0]
 	require.Equal(t, strconv.FormatInt(h.queueOffset, 10), string(op.Body))
 	require.Equal(t, transaction.RemoveTag, op.Tags())
 }
@@ -178,14 +179,14 @@ func TestTransactionCheckBack(t *testing.T) {
 
 	chk := c.AwaitRequest(protocol.CheckTransactionState)
 	require.True(t, chk.IsOneway(), "the broker sends the check oneway")
-	require.Equal(t, h.uniq, chk.ExtFields["msgId"])
-	require.Equal(t, h.uniq, chk.ExtFields["transactionId"])
-	require.Equal(t, txTopic, chk.ExtFields["topic"])
+	require.Equal(t, h.uniq, chk.ExtFields.Get("msgId"))
+	require.Equal(t, h.uniq, chk.ExtFields.Get("transactionId"))
+	require.Equal(t, txTopic, chk.ExtFields.Get("topic"))
 	copyQ := brokertest.ExtInt(t, chk, "tranStateTableOffset")
 	copyPhy := brokertest.ExtInt(t, chk, "commitLogOffset")
 	require.Equal(t, h.queueOffset+1, copyQ, "the check is about the copy put back after the half message")
 	require.Greater(t, copyPhy, h.commitLogOffset)
-	host, phy, err := message.ParseOffsetMsgID(chk.ExtFields["offsetMsgId"])
+	host, phy, err := message.ParseOffsetMsgID(chk.ExtFields.Get("offsetMsgId"))
 	require.NoError(t, err)
 	require.Equal(t, brokertest.StoreHost, host)
 	require.Equal(t, copyPhy, phy)
@@ -226,7 +227,7 @@ func TestTransactionCheckMaxDiscards(t *testing.T) {
 	// Half queue: the half message, then a copy per check; the loop moves past all three once the
 	// last copy has been checked twice.
 	waitCheckOffset(t, c, 3)
-	require.Equal(t, int64(3), maxOffset(t, c, transaction.HalfTopic, 0))
+	require.Equal(t, int64(3), maxOffset(t, c, systopic.TransHalf, 0))
 	c.Sync()
 	checks := checkRequests(c)
 	require.Len(t, checks, 2)
@@ -264,12 +265,12 @@ func TestEndTransactionBadInput(t *testing.T) {
 		{"unknown state", h.end("PG_TX", 5), protocol.SystemError, "commitOrRollback 5"},
 		{"state not a number", func() *protocol.Command {
 			r := h.end("PG_TX", commit)
-			r.ExtFields["commitOrRollback"] = "commit"
+			r.ExtFields.Set("commitOrRollback", "commit")
 			return r
 		}(), protocol.SystemError, "<commitOrRollback>"},
 		{"no msgId", func() *protocol.Command {
 			r := h.end("PG_TX", commit)
-			delete(r.ExtFields, "msgId")
+			r.ExtFields.Delete("msgId")
 			return r
 		}(), protocol.SystemError, "<msgId> is null"},
 		{"unknown: nothing to do", h.end("PG_TX", transaction.StateUnknown), protocol.Success, ""},
@@ -280,7 +281,7 @@ func TestEndTransactionBadInput(t *testing.T) {
 	}
 	mustSend(t, c, brokertest.SendRequest(brokertest.Msg{Topic: txTopic, QueueID: 2, Body: []byte("after")}))
 	require.Equal(t, []string{"after"}, bodies(pullAll(t, c, "G_TX", txTopic, 2, 0)), "no refused END_TRANSACTION committed anything")
-	require.Equal(t, int64(0), maxOffset(t, c, transaction.OpTopic, 0), "nor settled anything")
+	require.Equal(t, int64(0), maxOffset(t, c, systopic.TransOpHalf, 0), "nor settled anything")
 }
 
 // TestTransactionRejected: with rejectTransactionMessage a half message is refused NO_PERMISSION;
@@ -291,7 +292,7 @@ func TestTransactionRejected(t *testing.T) {
 	createTopic(t, c, txTopic, 4)
 	requireCode(t, c.Call(halfRequest("PG_TX", "UNIQ-TX-NO", 2, "refused")), protocol.NoPermission, "sending transaction message is forbidden")
 	mustSend(t, c, brokertest.SendRequest(brokertest.Msg{Topic: txTopic, QueueID: 2, Body: []byte("plain")}))
-	require.Equal(t, int64(0), maxOffset(t, c, transaction.HalfTopic, 0))
+	require.Equal(t, int64(0), maxOffset(t, c, systopic.TransHalf, 0))
 }
 
 // TestEndTransactionOnSlave: a slave refuses END_TRANSACTION with SLAVE_NOT_AVAILABLE.

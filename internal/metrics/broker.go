@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 // MessageType is the message_type label: how a message was sent.
@@ -216,7 +218,7 @@ func (b *Broker) MessagesOut(topic, group string, n, bytes int) {
 	s, ok := groups.load(group)
 	if !ok {
 		s = groups.loadOrCreate(group, func() *outSeries {
-			system := b.isSystemTopic(topic) || strings.HasPrefix(group, "CID_RMQ_SYS_")
+			system := b.isSystemTopic(topic) || systopic.IsSystemGroup(group)
 			lv := []string{validUTF8(topic), validUTF8(group), boolLabel(system)}
 			return &outSeries{msgs: b.msgsOut.WithLabelValues(lv...), bytes: b.bytesOut.WithLabelValues(lv...)}
 		})
@@ -249,13 +251,11 @@ func (b *Broker) RPC() *RPC {
 	return b.rpc
 }
 
-// systemTopics are the topics RocketMQ's TopicValidator treats as system topics, plus the
-// cluster- and broker-name topics it adds at start-up.
+// systemTopics are the topics RocketMQ 5's TopicValidator treats as system topics (4.9's and
+// CHECKPOINT_TOPIC), plus the cluster- and broker-name topics it adds at start-up.
 func systemTopics(l Labels) map[string]bool {
 	m := map[string]bool{}
-	for _, t := range []string{"TBW102", "SCHEDULE_TOPIC_XXXX", "BenchmarkTest", "RMQ_SYS_TRANS_HALF_TOPIC",
-		"RMQ_SYS_TRACE_TOPIC", "RMQ_SYS_TRANS_OP_HALF_TOPIC", "TRANS_CHECK_MAX_TIME_TOPIC",
-		"SELF_TEST_TOPIC", "OFFSET_MOVED_EVENT", "CHECKPOINT_TOPIC", l.Cluster, l.NodeID} {
+	for _, t := range append(systopic.Static(), systopic.Checkpoint, l.Cluster, l.NodeID) {
 		if t != "" {
 			m[t] = true
 		}
@@ -264,12 +264,10 @@ func systemTopics(l Labels) map[string]bool {
 }
 
 func (b *Broker) isSystemTopic(topic string) bool {
-	return b.system[topic] || strings.HasPrefix(topic, "rmq_sys_")
+	return b.system[topic] || systopic.IsSystem(topic)
 }
 
-func isRetryOrDLQ(topic string) bool {
-	return strings.HasPrefix(topic, "%RETRY%") || strings.HasPrefix(topic, "%DLQ%")
-}
+func isRetryOrDLQ(topic string) bool { return systopic.IsRetry(topic) || systopic.IsDLQ(topic) }
 
 // connections is the collector behind rocketmq_producer_connections and
 // rocketmq_consumer_connections.
@@ -308,7 +306,7 @@ func (c *connections) Collect(ch chan<- prometheus.Metric) {
 		sums := map[[6]string]int{}
 		for _, p := range g.ConsumerConnections() {
 			sums[[6]string{p.Group, strings.ToLower(p.Language), strings.ToLower(p.Version),
-				strings.ToLower(p.ConsumeMode), protocolRemoting, boolLabel(strings.HasPrefix(p.Group, "CID_RMQ_SYS_"))}] += p.Count
+				strings.ToLower(p.ConsumeMode), protocolRemoting, boolLabel(systopic.IsSystemGroup(p.Group))}] += p.Count
 		}
 		for lv, n := range sums {
 			send(ch, c.consumer, n, lv[:]...)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"strconv"
 	"time"
 
 	"go.uber.org/zap"
@@ -59,10 +58,10 @@ func responseFor(err error) (protocol.ResponseCode, string) {
 	}
 }
 
-// reply is a successful answer's content.
+// reply is a successful answer's content: a typed header (or nil) and a body.
 type reply struct {
-	ext  map[string]string
-	body []byte
+	header protocol.Header
+	body   []byte
 }
 
 type handleFunc func(c *remoting.Conn, req *protocol.Command) (reply, error)
@@ -106,7 +105,9 @@ func (p *processor) serve(code protocol.RequestCode, fn handleFunc) remoting.Han
 			return protocol.NewResponse(req, rc, remark)
 		}
 		resp := protocol.NewResponse(req, protocol.Success, "")
-		resp.ExtFields = r.ext
+		if r.header != nil {
+			r.header.Encode(&resp.ExtFields)
+		}
 		resp.Body = r.body
 		return resp
 	})
@@ -121,27 +122,25 @@ func encodeBody(v any) (reply, error) {
 }
 
 func (p *processor) registerBroker(c *remoting.Conn, req *protocol.Command) (reply, error) {
-	f := protocol.Fields(req)
-	reg := BrokerRegistration{
-		BrokerName:         f.String("brokerName"),
-		BrokerAddr:         f.String("brokerAddr"),
-		ClusterName:        f.String("clusterName"),
-		HAServerAddr:       f.String("haServerAddr"),
-		BrokerID:           f.Int64("brokerId"),
-		Timeout:            time.Duration(f.OptInt64("heartbeatTimeoutMillis", 0)) * time.Millisecond,
-		EnableActingMaster: f.OptBool("enableActingMaster", false),
-		ZoneName:           f.OptString("__ZONE_NAME", ""),
-		Conn:               c,
-	}
-	compressed := f.OptBool("compressed", false)
-	crc := f.OptInt64("bodyCrc32", 0)
-	if err := f.Err(); err != nil {
+	var h protocol.RegisterBrokerRequestHeader
+	if err := h.Decode(req.ExtFields); err != nil {
 		return reply{}, err
 	}
-	if crc != 0 && crc != int64(crc32.ChecksumIEEE(req.Body)&0x7FFFFFFF) {
+	reg := BrokerRegistration{
+		BrokerName:         h.BrokerName,
+		BrokerAddr:         h.BrokerAddr,
+		ClusterName:        h.ClusterName,
+		HAServerAddr:       h.HaServerAddr,
+		BrokerID:           h.BrokerID,
+		Timeout:            time.Duration(h.HeartbeatTimeoutMillis.V) * time.Millisecond,
+		EnableActingMaster: h.EnableActingMaster.V,
+		ZoneName:           h.ZoneName.V,
+		Conn:               c,
+	}
+	if crc := h.BodyCrc32.V; crc != 0 && crc != int32(crc32.ChecksumIEEE(req.Body)&0x7FFFFFFF) {
 		return reply{}, errCRCMismatch
 	}
-	rb, err := body.DecodeRegisterBrokerBody(req.Body, compressed)
+	rb, err := body.DecodeRegisterBrokerBody(req.Body, h.Compressed.V)
 	if err != nil {
 		return reply{}, badBodyError{err}
 	}
@@ -149,13 +148,14 @@ func (p *processor) registerBroker(c *remoting.Conn, req *protocol.Command) (rep
 	reg.FilterServers = rb.FilterServerList
 	res := p.routes.RegisterBroker(reg)
 
-	r := reply{ext: map[string]string{}}
+	var rh protocol.RegisterBrokerResponseHeader
 	if res.MasterAddr != "" {
-		r.ext["masterAddr"] = res.MasterAddr
+		rh.MasterAddr = protocol.Some(res.MasterAddr)
 	}
 	if res.HAServerAddr != "" {
-		r.ext["haServerAddr"] = res.HAServerAddr
+		rh.HaServerAddr = protocol.Some(res.HAServerAddr)
 	}
+	r := reply{header: &rh}
 	if p.opts.ReturnOrderTopicConfigToBroker {
 		if table, ok := p.kv.List(NamespaceOrderTopicConfig); ok {
 			if r.body, err = body.Marshal(body.KVTable{Table: table}); err != nil {
@@ -166,38 +166,28 @@ func (p *processor) registerBroker(c *remoting.Conn, req *protocol.Command) (rep
 	return r, nil
 }
 
-// brokerIdentity reads the four fields UNREGISTER_BROKER and QUERY_DATA_VERSION share.
-func brokerIdentity(req *protocol.Command) (cluster, name, addr string, id int64, err error) {
-	f := protocol.Fields(req)
-	name = f.String("brokerName")
-	addr = f.String("brokerAddr")
-	cluster = f.String("clusterName")
-	id = f.Int64("brokerId")
-	return cluster, name, addr, id, f.Err()
-}
-
 func (p *processor) unregisterBroker(_ *remoting.Conn, req *protocol.Command) (reply, error) {
-	cluster, name, addr, id, err := brokerIdentity(req)
-	if err != nil {
+	var h protocol.UnregisterBrokerRequestHeader
+	if err := h.Decode(req.ExtFields); err != nil {
 		return reply{}, err
 	}
-	p.routes.UnregisterBroker(cluster, name, addr, id)
-	p.lg.Info("broker unregistered", zap.String("cluster", cluster), zap.String("brokerName", name),
-		zap.String("brokerAddr", addr), zap.Int64("brokerId", id))
+	p.routes.UnregisterBroker(h.ClusterName, h.BrokerName, h.BrokerAddr, h.BrokerID)
+	p.lg.Info("broker unregistered", zap.String("cluster", h.ClusterName), zap.String("brokerName", h.BrokerName),
+		zap.String("brokerAddr", h.BrokerAddr), zap.Int64("brokerId", h.BrokerID))
 	return reply{}, nil
 }
 
 func (p *processor) queryDataVersion(_ *remoting.Conn, req *protocol.Command) (reply, error) {
-	_, _, addr, _, err := brokerIdentity(req)
-	if err != nil {
+	var h protocol.QueryDataVersionRequestHeader
+	if err := h.Decode(req.ExtFields); err != nil {
 		return reply{}, err
 	}
 	dv, err := body.DecodeDataVersion(req.Body)
 	if err != nil {
 		return reply{}, badBodyError{err}
 	}
-	changed, current := p.routes.QueryDataVersion(addr, *dv)
-	r := reply{ext: map[string]string{"changed": strconv.FormatBool(changed)}}
+	changed, current := p.routes.QueryDataVersion(h.BrokerAddr, *dv)
+	r := reply{header: &protocol.QueryDataVersionResponseHeader{Changed: changed}}
 	if current != nil {
 		if r.body, err = body.Marshal(current); err != nil {
 			return reply{}, err
@@ -207,11 +197,11 @@ func (p *processor) queryDataVersion(_ *remoting.Conn, req *protocol.Command) (r
 }
 
 func (p *processor) getRouteInfoByTopic(_ *remoting.Conn, req *protocol.Command) (reply, error) {
-	f := protocol.Fields(req)
-	topic := f.String("topic")
-	if err := f.Err(); err != nil {
+	var h protocol.GetRouteInfoRequestHeader
+	if err := h.Decode(req.ExtFields); err != nil {
 		return reply{}, err
 	}
+	topic := h.Topic
 	if p.opts.NeedWaitForService && p.opts.Now().Sub(p.startedAt) < p.opts.WaitForService {
 		return reply{}, errNotReady
 	}
@@ -241,69 +231,62 @@ func (p *processor) getAllTopicList(_ *remoting.Conn, _ *protocol.Command) (repl
 }
 
 func (p *processor) getTopicsByCluster(_ *remoting.Conn, req *protocol.Command) (reply, error) {
-	f := protocol.Fields(req)
-	cluster := f.String("cluster")
-	if err := f.Err(); err != nil {
+	var h protocol.GetTopicsByClusterRequestHeader
+	if err := h.Decode(req.ExtFields); err != nil {
 		return reply{}, err
 	}
 	if !p.opts.EnableTopicList {
 		return reply{}, errAllTopicsDisabled
 	}
-	return encodeBody(body.TopicList{TopicList: p.routes.TopicsByCluster(cluster)})
+	return encodeBody(body.TopicList{TopicList: p.routes.TopicsByCluster(h.Cluster)})
 }
 
 func (p *processor) deleteTopicInNamesrv(_ *remoting.Conn, req *protocol.Command) (reply, error) {
-	f := protocol.Fields(req)
-	topic := f.String("topic")
-	cluster := f.OptString("clusterName", "")
-	if err := f.Err(); err != nil {
+	var h protocol.DeleteTopicFromNamesrvRequestHeader
+	if err := h.Decode(req.ExtFields); err != nil {
 		return reply{}, err
 	}
-	p.routes.DeleteTopic(topic, cluster)
-	p.lg.Info("topic deleted", zap.String("topic", topic), zap.String("cluster", cluster))
+	p.routes.DeleteTopic(h.Topic, h.ClusterName.V)
+	p.lg.Info("topic deleted", zap.String("topic", h.Topic), zap.String("cluster", h.ClusterName.V))
 	return reply{}, nil
 }
 
 func (p *processor) putKVConfig(_ *remoting.Conn, req *protocol.Command) (reply, error) {
-	f := protocol.Fields(req)
-	ns, key, value := f.String("namespace"), f.String("key"), f.String("value")
-	if err := f.Err(); err != nil {
+	var h protocol.PutKVConfigRequestHeader
+	if err := h.Decode(req.ExtFields); err != nil {
 		return reply{}, err
 	}
-	return reply{}, p.kv.Put(ns, key, value)
+	return reply{}, p.kv.Put(h.Namespace, h.Key, h.Value)
 }
 
 func (p *processor) getKVConfig(_ *remoting.Conn, req *protocol.Command) (reply, error) {
-	f := protocol.Fields(req)
-	ns, key := f.String("namespace"), f.String("key")
-	if err := f.Err(); err != nil {
+	var h protocol.GetKVConfigRequestHeader
+	if err := h.Decode(req.ExtFields); err != nil {
 		return reply{}, err
 	}
-	v, ok := p.kv.Get(ns, key)
+	v, ok := p.kv.Get(h.Namespace, h.Key)
 	if !ok {
-		return reply{}, kvNotFoundError{ns, key}
+		return reply{}, kvNotFoundError{h.Namespace, h.Key}
 	}
-	return reply{ext: map[string]string{"value": v}}, nil
+	return reply{header: &protocol.GetKVConfigResponseHeader{Value: protocol.Some(v)}}, nil
 }
 
 func (p *processor) deleteKVConfig(_ *remoting.Conn, req *protocol.Command) (reply, error) {
-	f := protocol.Fields(req)
-	ns, key := f.String("namespace"), f.String("key")
-	if err := f.Err(); err != nil {
+	var h protocol.DeleteKVConfigRequestHeader
+	if err := h.Decode(req.ExtFields); err != nil {
 		return reply{}, err
 	}
-	return reply{}, p.kv.Delete(ns, key)
+	return reply{}, p.kv.Delete(h.Namespace, h.Key)
 }
 
 func (p *processor) getKVListByNamespace(_ *remoting.Conn, req *protocol.Command) (reply, error) {
-	f := protocol.Fields(req)
-	ns := f.String("namespace")
-	if err := f.Err(); err != nil {
+	var h protocol.GetKVListByNamespaceRequestHeader
+	if err := h.Decode(req.ExtFields); err != nil {
 		return reply{}, err
 	}
-	table, ok := p.kv.List(ns)
+	table, ok := p.kv.List(h.Namespace)
 	if !ok {
-		return reply{}, kvNotFoundError{namespace: ns}
+		return reply{}, kvNotFoundError{namespace: h.Namespace}
 	}
 	return encodeBody(body.KVTable{Table: table})
 }

@@ -3,7 +3,6 @@ package namesrv
 import (
 	"hash/crc32"
 	"path/filepath"
-	"strconv"
 	"testing"
 	"time"
 
@@ -68,22 +67,24 @@ func registerRequest(b brokerID, w *body.TopicConfigSerializeWrapper, compressed
 	if crc != nil {
 		sum = *crc
 	}
-	ext := map[string]string{
-		"brokerName": b.name, "brokerAddr": b.addr, "clusterName": b.cluster,
-		"brokerId": strconv.FormatInt(b.id, 10), "haServerAddr": b.addr + "ha",
-		"compressed": strconv.FormatBool(compressed), "bodyCrc32": strconv.FormatUint(uint64(sum), 10),
-	}
-	return protocol.NewRequest(protocol.RegisterBroker, ext, payload)
-}
-
-func identityRequest(code protocol.RequestCode, b brokerID, payload []byte) *protocol.Command {
-	return protocol.NewRequest(code, map[string]string{
-		"brokerName": b.name, "brokerAddr": b.addr, "clusterName": b.cluster, "brokerId": strconv.FormatInt(b.id, 10),
+	return protocol.NewHeaderRequest(protocol.RegisterBroker, &protocol.RegisterBrokerRequestHeader{
+		BrokerName: b.name, BrokerAddr: b.addr, ClusterName: b.cluster, BrokerID: b.id, HaServerAddr: b.addr + "ha",
+		Compressed: protocol.Some(compressed), BodyCrc32: protocol.Some(int32(sum)),
 	}, payload)
 }
 
+// identityRequest is UNREGISTER_BROKER or QUERY_DATA_VERSION of b, whose headers are alike.
+func identityRequest(code protocol.RequestCode, b brokerID, payload []byte) *protocol.Command {
+	if code == protocol.QueryDataVersion {
+		return protocol.NewHeaderRequest(code, &protocol.QueryDataVersionRequestHeader{
+			BrokerName: b.name, BrokerAddr: b.addr, ClusterName: b.cluster, BrokerID: b.id}, payload)
+	}
+	return protocol.NewHeaderRequest(code, &protocol.UnregisterBrokerRequestHeader{
+		BrokerName: b.name, BrokerAddr: b.addr, ClusterName: b.cluster, BrokerID: b.id}, payload)
+}
+
 func routeRequest(topic string) *protocol.Command {
-	return protocol.NewRequest(protocol.GetRouteinfoByTopic, map[string]string{"topic": topic}, nil)
+	return protocol.NewHeaderRequest(protocol.GetRouteinfoByTopic, &protocol.GetRouteInfoRequestHeader{Topic: topic}, nil)
 }
 
 func requireCode(t *testing.T, resp *protocol.Command, code protocol.ResponseCode) {
@@ -104,7 +105,7 @@ func TestRegisterAndRouteOverTCP(t *testing.T) {
 	connA := remotingtest.Dial(t, s.addr)
 	resp := connA.RoundTrip(registerRequest(brokerA, topics(1, topicCfg("T", 4, 6)), false, nil))
 	requireCode(t, resp, protocol.Success)
-	require.Empty(t, resp.ExtFields["masterAddr"])
+	require.Empty(t, resp.ExtFields.Get("masterAddr"))
 	require.Empty(t, resp.Body, "no ORDER_TOPIC_CONFIG namespace yet")
 	connB := remotingtest.Dial(t, s.addr)
 	requireCode(t, connB.RoundTrip(registerRequest(brokerB, topics(1, topicCfg("T", 8, 6)), true, nil)), protocol.Success)
@@ -132,7 +133,7 @@ func TestRegisterAndRouteOverTCP(t *testing.T) {
 	resp = client.RoundTrip(protocol.NewRequest(protocol.GetAllTopicListFromNameserver, nil, nil))
 	requireCode(t, resp, protocol.Success)
 	require.Equal(t, `{"topicList":["T"]}`, string(resp.Body))
-	resp = client.RoundTrip(protocol.NewRequest(protocol.GetTopicsByCluster, map[string]string{"cluster": "c1"}, nil))
+	resp = client.RoundTrip(protocol.NewHeaderRequest(protocol.GetTopicsByCluster, &protocol.GetTopicsByClusterRequestHeader{Cluster: "c1"}, nil))
 	requireCode(t, resp, protocol.Success)
 	require.Equal(t, `{"topicList":["T"]}`, string(resp.Body))
 
@@ -168,19 +169,19 @@ func TestRegisterRejectsBadInput(t *testing.T) {
 
 	bad := registerRequest(brokerB, nil, true, nil)
 	bad.Body = []byte("not zlib")
-	bad.ExtFields["bodyCrc32"] = "0"
+	bad.ExtFields.Set("bodyCrc32", "0")
 	resp = conn.RoundTrip(bad)
 	requireCode(t, resp, protocol.SystemError)
 	require.Contains(t, resp.Remark, "bad body")
 
 	missing := registerRequest(brokerB, nil, false, nil)
-	delete(missing.ExtFields, "brokerName")
+	missing.ExtFields.Delete("brokerName")
 	resp = conn.RoundTrip(missing)
 	requireCode(t, resp, protocol.SystemError)
 	require.Contains(t, resp.Remark, "brokerName")
 
 	notNumber := registerRequest(brokerB, nil, false, nil)
-	notNumber.ExtFields["brokerId"] = "zero"
+	notNumber.ExtFields.Set("brokerId", "zero")
 	resp = conn.RoundTrip(notNumber)
 	requireCode(t, resp, protocol.SystemError)
 	require.Contains(t, resp.Remark, "brokerId")
@@ -202,7 +203,7 @@ func TestEmptyRegisterBody(t *testing.T) {
 	conn := remotingtest.Dial(t, s.addr)
 	req := registerRequest(brokerA, nil, false, nil)
 	req.Body = nil
-	req.ExtFields["bodyCrc32"] = "0"
+	req.ExtFields.Set("bodyCrc32", "0")
 	requireCode(t, conn.RoundTrip(req), protocol.Success)
 	require.Equal(t, map[string][]string{"c1": {"broker-a"}}, s.Routes().ClusterInfo().ClusterAddrTable)
 }
@@ -212,8 +213,8 @@ func TestSlaveRegistrationOverTCP(t *testing.T) {
 	requireCode(t, remotingtest.Dial(t, s.addr).RoundTrip(registerRequest(brokerA, topics(1, topicCfg("T", 4, 6)), false, nil)), protocol.Success)
 	resp := remotingtest.Dial(t, s.addr).RoundTrip(registerRequest(slaveA, topics(1), false, nil))
 	requireCode(t, resp, protocol.Success)
-	require.Equal(t, "127.0.0.1:10911", resp.ExtFields["masterAddr"])
-	require.Equal(t, "127.0.0.1:10911ha", resp.ExtFields["haServerAddr"])
+	require.Equal(t, "127.0.0.1:10911", resp.ExtFields.Get("masterAddr"))
+	require.Equal(t, "127.0.0.1:10911ha", resp.ExtFields.Get("haServerAddr"))
 }
 
 func TestConnectionCloseRemovesBrokerOverTCP(t *testing.T) {
@@ -267,13 +268,13 @@ func TestQueryDataVersionAndUnregister(t *testing.T) {
 	same, _ := body.Marshal(body.DataVersion{Counter: 3, Timestamp: 1700000000000})
 	resp := conn.RoundTrip(identityRequest(protocol.QueryDataVersion, brokerA, same))
 	requireCode(t, resp, protocol.Success)
-	require.Equal(t, "false", resp.ExtFields["changed"])
+	require.Equal(t, "false", resp.ExtFields.Get("changed"))
 	require.JSONEq(t, string(same), string(resp.Body))
 
 	newer, _ := body.Marshal(body.DataVersion{Counter: 4, Timestamp: 1700000000000})
 	resp = conn.RoundTrip(identityRequest(protocol.QueryDataVersion, brokerA, newer))
 	requireCode(t, resp, protocol.Success)
-	require.Equal(t, "true", resp.ExtFields["changed"])
+	require.Equal(t, "true", resp.ExtFields.Get("changed"))
 
 	resp = conn.RoundTrip(identityRequest(protocol.QueryDataVersion, brokerA, []byte("{")))
 	requireCode(t, resp, protocol.SystemError)
@@ -288,10 +289,11 @@ func TestDeleteTopicInNamesrv(t *testing.T) {
 	s := startServer(t, nil)
 	conn := remotingtest.Dial(t, s.addr)
 	requireCode(t, conn.RoundTrip(registerRequest(brokerA, topics(1, topicCfg("T", 4, 6), topicCfg("U", 4, 6)), false, nil)), protocol.Success)
-	requireCode(t, conn.RoundTrip(protocol.NewRequest(protocol.DeleteTopicInNamesrv, map[string]string{"topic": "T"}, nil)), protocol.Success)
+	requireCode(t, conn.RoundTrip(protocol.NewHeaderRequest(protocol.DeleteTopicInNamesrv,
+		&protocol.DeleteTopicFromNamesrvRequestHeader{Topic: "T"}, nil)), protocol.Success)
 	requireCode(t, conn.RoundTrip(routeRequest("T")), protocol.TopicNotExist)
-	requireCode(t, conn.RoundTrip(protocol.NewRequest(protocol.DeleteTopicInNamesrv,
-		map[string]string{"topic": "U", "clusterName": "c1"}, nil)), protocol.Success)
+	requireCode(t, conn.RoundTrip(protocol.NewHeaderRequest(protocol.DeleteTopicInNamesrv,
+		&protocol.DeleteTopicFromNamesrvRequestHeader{Topic: "U", ClusterName: protocol.Some("c1")}, nil)), protocol.Success)
 	requireCode(t, conn.RoundTrip(routeRequest("U")), protocol.TopicNotExist)
 }
 
@@ -310,7 +312,7 @@ func TestKVRequestsAndOrderTopicConf(t *testing.T) {
 
 	resp := conn.RoundTrip(kvReq(protocol.GetKVConfig, "namespace", NamespaceOrderTopicConfig, "key", "T"))
 	requireCode(t, resp, protocol.Success)
-	require.Equal(t, "broker-a:4", resp.ExtFields["value"])
+	require.Equal(t, "broker-a:4", resp.ExtFields.Get("value"))
 
 	resp = conn.RoundTrip(kvReq(protocol.GetKVConfig, "namespace", "ns", "key", "k"))
 	requireCode(t, resp, protocol.QueryNotFound)
@@ -355,7 +357,8 @@ func TestDisabledListingsAndWaitForService(t *testing.T) {
 	resp := conn.RoundTrip(protocol.NewRequest(protocol.GetAllTopicListFromNameserver, nil, nil))
 	requireCode(t, resp, protocol.SystemError)
 	require.Equal(t, "disable", resp.Remark)
-	requireCode(t, conn.RoundTrip(protocol.NewRequest(protocol.GetTopicsByCluster, map[string]string{"cluster": "c1"}, nil)), protocol.SystemError)
+	requireCode(t, conn.RoundTrip(protocol.NewHeaderRequest(protocol.GetTopicsByCluster,
+		&protocol.GetTopicsByClusterRequestHeader{Cluster: "c1"}, nil)), protocol.SystemError)
 
 	requireCode(t, conn.RoundTrip(registerRequest(brokerA, topics(1, topicCfg("T", 4, 6)), false, nil)), protocol.Success)
 	resp = conn.RoundTrip(routeRequest("T"))

@@ -11,7 +11,7 @@ import (
 // sendLike answers like a broker's send: three ext fields, no body.
 var sendLike = remoting.HandlerFunc(func(_ context.Context, _ *remoting.Conn, req *protocol.Command) *protocol.Command {
 	resp := protocol.NewResponse(req, protocol.Success, "")
-	resp.ExtFields = map[string]string{"msgId": "7F00000100002A9F00000000000F4240", "queueId": "1", "queueOffset": "42"}
+	resp.ExtFields = protocol.NewExt(map[string]string{"msgId": "7F00000100002A9F00000000000F4240", "queueId": "1", "queueOffset": "42"})
 	return resp
 })
 

@@ -48,8 +48,8 @@ func TestOpaqueCorrelation(t *testing.T) {
 		go func() {
 			want := strconv.Itoa(i)
 			resp, err := cli.Invoke(ctx, addr, protocol.NewRequest(protocol.PullMessage, map[string]string{"i": want}, nil))
-			if err == nil && resp.ExtFields["i"] != want {
-				err = errors.New("request " + want + " got the answer to " + resp.ExtFields["i"])
+			if err == nil && resp.ExtFields.Get("i") != want {
+				err = errors.New("request " + want + " got the answer to " + resp.ExtFields.Get("i"))
 			}
 			errs <- err
 		}()
@@ -60,7 +60,7 @@ func TestOpaqueCorrelation(t *testing.T) {
 	}
 	for i := n - 1; i >= 0; i-- {
 		resp := protocol.NewResponse(reqs[i].req, protocol.Success, "")
-		resp.ExtFields = map[string]string{"i": reqs[i].req.ExtFields["i"]}
+		resp.ExtFields = protocol.NewExt(map[string]string{"i": reqs[i].req.ExtFields.Get("i")})
 		require.NoError(t, reqs[i].c.WriteResponse(resp))
 	}
 	for i := 0; i < n; i++ {
@@ -88,7 +88,7 @@ func TestClientAsyncAndOneway(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for i := 0; i < n; i++ {
-		seen[(<-results).must(t).ExtFields["i"]] = true
+		seen[(<-results).must(t).ExtFields.Get("i")] = true
 	}
 	require.Len(t, seen, n)
 
@@ -98,7 +98,7 @@ func TestClientAsyncAndOneway(t *testing.T) {
 	// The oneway answer is dropped; the next response is the next request's.
 	resp, err := cli.Invoke(ctx, addr, protocol.NewRequest(protocol.HeartBeat, map[string]string{"i": "x"}, nil))
 	require.NoError(t, err)
-	require.Equal(t, "x", resp.ExtFields["i"])
+	require.Equal(t, "x", resp.ExtFields.Get("i"))
 }
 
 func TestInvokeTimeoutCleansPending(t *testing.T) {
@@ -137,7 +137,7 @@ func TestServerToClientRequests(t *testing.T) {
 		Handler: remoting.HandlerFunc(func(_ context.Context, _ *remoting.Conn, req *protocol.Command) *protocol.Command {
 			clientSaw <- req
 			resp := protocol.NewResponse(req, protocol.Success, "")
-			resp.SetExt("group", req.ExtFields["consumerGroup"])
+			resp.SetExt("group", req.ExtFields.Get("consumerGroup"))
 			return resp
 		}),
 	})
@@ -149,21 +149,21 @@ func TestServerToClientRequests(t *testing.T) {
 	// Sync.
 	resp, err := sc.Invoke(ctx, protocol.NewRequest(protocol.GetConsumerRunningInfo, map[string]string{"consumerGroup": "g1"}, nil))
 	require.NoError(t, err)
-	require.Equal(t, "g1", resp.ExtFields["group"])
+	require.Equal(t, "g1", resp.ExtFields.Get("group"))
 	require.Equal(t, protocol.JSON, (<-clientSaw).SerializeType)
 
 	// Async.
 	got := make(chan result, 1)
 	sc.InvokeAsync(ctx, protocol.NewRequest(protocol.GetConsumerStatusFromClient, map[string]string{"consumerGroup": "g2"}, nil),
 		func(resp *protocol.Command, err error) { got <- result{resp, err} })
-	require.Equal(t, "g2", (<-got).must(t).ExtFields["group"])
+	require.Equal(t, "g2", (<-got).must(t).ExtFields.Get("group"))
 	<-clientSaw
 
 	// Oneway: the client serves it; its answer is dropped.
 	require.NoError(t, sc.InvokeOneway(protocol.NewRequest(protocol.NotifyConsumerIdsChanged, map[string]string{"consumerGroup": "g3"}, nil)))
 	req := <-clientSaw
 	require.True(t, req.IsOneway())
-	require.Equal(t, "g3", req.ExtFields["consumerGroup"])
+	require.Equal(t, "g3", req.ExtFields.Get("consumerGroup"))
 }
 
 func TestServerRequestToClientWithoutHandler(t *testing.T) {

@@ -18,7 +18,7 @@ import (
 func denyX(seen *atomic.Int32) remoting.Interceptor {
 	return func(c *remoting.Conn, req *protocol.Command) *protocol.Command {
 		seen.Add(1)
-		if req.ExtFields["deny"] == "yes" {
+		if req.ExtFields.Get("deny") == "yes" {
 			return protocol.NewResponse(req, protocol.SystemError, "denied for "+c.RemoteAddr())
 		}
 		return nil
@@ -36,27 +36,27 @@ func TestInterceptAnswersInsteadOfTheHandler(t *testing.T) {
 	})
 	raw := remotingtest.Dial(t, addr)
 
-	resp := raw.RoundTrip(&protocol.Command{Code: int32(codePanic), Opaque: 1, ExtFields: map[string]string{"deny": "yes"}})
+	resp := raw.RoundTrip(&protocol.Command{Code: int32(codePanic), Opaque: 1, ExtFields: protocol.NewExt(map[string]string{"deny": "yes"})})
 	require.Equal(t, protocol.SystemError, resp.ResponseCode())
 	require.Equal(t, "denied for "+raw.LocalAddrString(), resp.Remark)
 	require.Equal(t, int32(1), resp.Opaque)
 	require.Zero(t, served.Load(), "the handler must not run for an intercepted request")
 
-	resp = raw.RoundTrip(&protocol.Command{Code: int32(codePanic), Opaque: 2, ExtFields: map[string]string{"deny": "no"},
+	resp = raw.RoundTrip(&protocol.Command{Code: int32(codePanic), Opaque: 2, ExtFields: protocol.NewExt(map[string]string{"deny": "no"}),
 		Body: []byte("through")})
 	require.Equal(t, protocol.Success, resp.ResponseCode())
 	require.Equal(t, "through", string(resp.Body))
 	require.Equal(t, int32(1), served.Load())
 
 	// Every registered handler is guarded, echo included.
-	resp = raw.RoundTrip(&protocol.Command{Code: int32(codeEcho), Opaque: 3, ExtFields: map[string]string{"deny": "yes"}})
+	resp = raw.RoundTrip(&protocol.Command{Code: int32(codeEcho), Opaque: 3, ExtFields: protocol.NewExt(map[string]string{"deny": "yes"})})
 	require.Equal(t, protocol.SystemError, resp.ResponseCode())
 	require.Equal(t, int32(3), seen.Load())
 }
 
 func TestInterceptGuardsTheDefaultHandlerButNotUnknownCodes(t *testing.T) {
 	var seen atomic.Int32
-	deny := map[string]string{"deny": "yes"}
+	deny := protocol.NewExt(map[string]string{"deny": "yes"})
 	_, addr := startEcho(t, remoting.ServerOptions{Intercept: denyX(&seen)}, func(s *remoting.Server) {
 		s.HandleDefault(echo)
 	})
@@ -76,7 +76,7 @@ func TestInterceptOnewayAnswerIsDropped(t *testing.T) {
 	var seen atomic.Int32
 	_, addr := startEcho(t, remoting.ServerOptions{Intercept: denyX(&seen)}, nil)
 	raw := remotingtest.Dial(t, addr)
-	raw.Write(&protocol.Command{Code: int32(codeEcho), Opaque: 1, Flag: protocol.FlagOneway, ExtFields: map[string]string{"deny": "yes"}})
+	raw.Write(&protocol.Command{Code: int32(codeEcho), Opaque: 1, Flag: protocol.FlagOneway, ExtFields: protocol.NewExt(map[string]string{"deny": "yes"})})
 	resp := raw.RoundTrip(&protocol.Command{Code: int32(codeEcho), Opaque: 2})
 	require.Equal(t, int32(2), resp.Opaque, "the oneway request's denial must not be written")
 	require.Eventually(t, func() bool { return seen.Load() == 2 }, 10*time.Second, time.Millisecond)

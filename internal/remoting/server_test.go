@@ -63,7 +63,7 @@ func TestEachEncodingAnsweredInItsOwn(t *testing.T) {
 		require.True(t, resp.IsResponse())
 		require.Equal(t, int32(100+i), resp.Opaque)
 		require.Equal(t, protocol.Success, resp.ResponseCode())
-		require.Equal(t, "v\x01", resp.ExtFields["k"])
+		require.Equal(t, "v\x01", resp.ExtFields.Get("k"))
 		require.Equal(t, "body", string(resp.Body))
 		require.Equal(t, int16(409), resp.Version)
 		require.Equal(t, "JAVA", resp.Language)
@@ -160,12 +160,12 @@ func TestOnewayRequestIsNotAnswered(t *testing.T) {
 	seen := make(chan string, 1)
 	_, addr := startEcho(t, remoting.ServerOptions{}, func(s *remoting.Server) {
 		s.Handle(codePanic, remoting.HandlerFunc(func(_ context.Context, _ *remoting.Conn, req *protocol.Command) *protocol.Command {
-			seen <- req.ExtFields["x"]
+			seen <- req.ExtFields.Get("x")
 			return protocol.NewResponse(req, protocol.Success, "")
 		}))
 	})
 	raw := remotingtest.Dial(t, addr)
-	raw.Write(&protocol.Command{Code: int32(codePanic), Opaque: 1, Flag: protocol.FlagOneway, ExtFields: map[string]string{"x": "y"}})
+	raw.Write(&protocol.Command{Code: int32(codePanic), Opaque: 1, Flag: protocol.FlagOneway, ExtFields: protocol.NewExt(map[string]string{"x": "y"})})
 	require.Equal(t, "y", <-seen)
 	// The next frame on the wire answers the next request, not the oneway one.
 	resp := raw.RoundTrip(&protocol.Command{Code: int32(codeEcho), Opaque: 2})
@@ -327,7 +327,7 @@ func TestConnectionHooksAndValues(t *testing.T) {
 		OnDisconnect: func(c *remoting.Conn) { disconnected <- c },
 	}, func(s *remoting.Server) {
 		s.Handle(codeBlock, remoting.HandlerFunc(func(_ context.Context, c *remoting.Conn, req *protocol.Command) *protocol.Command {
-			c.SetValue("clientID", req.ExtFields["clientID"])
+			c.SetValue("clientID", req.ExtFields.Get("clientID"))
 			c.OnClose(func() { onClose <- c.Value("clientID") })
 			return protocol.NewResponse(req, protocol.Success, "")
 		}))
@@ -336,7 +336,7 @@ func TestConnectionHooksAndValues(t *testing.T) {
 	c := <-connected
 	require.NotZero(t, c.ID())
 	require.Equal(t, raw.LocalAddrString(), c.RemoteAddr())
-	raw.RoundTrip(&protocol.Command{Code: int32(codeBlock), Opaque: 1, ExtFields: map[string]string{"clientID": "10.0.0.1@42"}})
+	raw.RoundTrip(&protocol.Command{Code: int32(codeBlock), Opaque: 1, ExtFields: protocol.NewExt(map[string]string{"clientID": "10.0.0.1@42"})})
 	require.Equal(t, "10.0.0.1@42", c.Value("clientID"))
 	raw.Close()
 	require.Equal(t, "10.0.0.1@42", <-onClose)
@@ -385,7 +385,7 @@ func TestNothingTouchesAResponseAfterRelease(t *testing.T) {
 	}, func(s *remoting.Server) {
 		s.Handle(codeBlock, remoting.HandlerFunc(func(_ context.Context, _ *remoting.Conn, req *protocol.Command) *protocol.Command {
 			resp := protocol.NewResponse(req, protocol.PullNotFound, "")
-			if req.ExtFields["big"] == "1" {
+			if req.ExtFields.Get("big") == "1" {
 				resp.Remark = strings.Repeat("x", 17<<20) // too big a header to encode
 			}
 			resp.Release = func() { *resp = protocol.Command{Code: -1, Opaque: -1} }
@@ -397,7 +397,7 @@ func TestNothingTouchesAResponseAfterRelease(t *testing.T) {
 	require.Equal(t, protocol.PullNotFound, resp.ResponseCode())
 	require.Equal(t, protocol.PullNotFound, <-observed)
 
-	resp = raw.RoundTrip(&protocol.Command{Code: int32(codeBlock), Opaque: 6, ExtFields: map[string]string{"big": "1"}})
+	resp = raw.RoundTrip(&protocol.Command{Code: int32(codeBlock), Opaque: 6, ExtFields: protocol.NewExt(map[string]string{"big": "1"})})
 	require.Equal(t, protocol.SystemError, resp.ResponseCode())
 	require.Equal(t, int32(6), resp.Opaque)
 	require.Equal(t, protocol.SystemError, <-observed)

@@ -27,10 +27,10 @@ func TestWriteBatchDoesNotAllocate(t *testing.T) {
 	batch := make([]outFrame, 256)
 	for i := range batch {
 		resp := protocol.NewResponse(&protocol.Command{Opaque: int32(i)}, protocol.Success, "")
-		resp.ExtFields = map[string]string{
+		resp.ExtFields = protocol.NewExt(map[string]string{
 			"msgId": "7F00000100002A9F00000000000F4240", "queueId": "3", "queueOffset": strconv.Itoa(i),
 			"MSG_REGION": "DefaultRegion", "TRACE_ON": "true",
-		}
+		})
 		batch[i] = outFrame{cmd: resp}
 	}
 	var w frameWriter

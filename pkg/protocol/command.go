@@ -39,19 +39,19 @@ const LanguageJava = "JAVA"
 
 // Command is one remoting frame: a request or a response.
 type Command struct {
-	Code      int32             // request code, or response code in a response: see RequestCode, ResponseCode
-	Language  string            // "JAVA", "GO", ...; binary headers carry its code
-	Version   int16             // sender's MQVersion ordinal
-	Opaque    int32             // request id, echoed by the response
-	Flag      int32             // FlagResponse | FlagOneway
-	Remark    string            // error text
-	ExtFields map[string]string // the custom header; every value a string on the wire
+	Code      int32  // request code, or response code in a response: see RequestCode, ResponseCode
+	Language  string // "JAVA", "GO", ...; binary headers carry its code
+	Version   int16  // sender's MQVersion ordinal
+	Opaque    int32  // request id, echoed by the response
+	Flag      int32  // FlagResponse | FlagOneway
+	Remark    string // error text
+	ExtFields Ext    // the custom header; every value a string on the wire
 	Body      []byte
 	// BodyParts are written after Body without copying (e.g. slices of mapped files).
 	BodyParts [][]byte
 	// Release, if set, is called once after the frame has been written or
 	// dropped. The transport does not touch the command afterwards, so its
-	// owner may reuse it (and its ext map) from then on.
+	// owner may reuse it (and its ext fields) from then on.
 	Release func()
 	// SerializeType is the header encoding; a response copies its request's.
 	SerializeType SerializeType
@@ -78,24 +78,28 @@ func (c *Command) BodyLen() int {
 	return n
 }
 
-// SetExt sets one ext field, creating the map if needed.
-func (c *Command) SetExt(key, value string) {
-	if c.ExtFields == nil {
-		c.ExtFields = make(map[string]string, 4)
-	}
-	c.ExtFields[key] = value
-}
+// SetExt sets one ext field.
+func (c *Command) SetExt(key, value string) { c.ExtFields.Set(key, value) }
 
 // NewRequest builds a request in the JSON encoding, stamped like a Java 4.9.8
-// sender. The opaque is left 0: whoever sends the request assigns it.
+// sender, with the ext fields of ext: for fields no typed header declares (tests,
+// tools); NewHeaderRequest sends a typed header. The opaque is left 0: whoever
+// sends the request assigns it.
 func NewRequest(code RequestCode, ext map[string]string, body []byte) *Command {
 	return &Command{
 		Code:      int32(code),
 		Language:  LanguageJava,
 		Version:   VersionV4_9_8,
-		ExtFields: ext,
+		ExtFields: NewExt(ext),
 		Body:      body,
 	}
+}
+
+// NewHeaderRequest builds a request like NewRequest whose ext fields are h's.
+func NewHeaderRequest(code RequestCode, h Header, body []byte) *Command {
+	cmd := NewRequest(code, nil, body)
+	h.Encode(&cmd.ExtFields)
+	return cmd
 }
 
 // NewResponse builds the answer to req: same opaque and serialize type, the

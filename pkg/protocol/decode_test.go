@@ -71,10 +71,10 @@ func TestDecodedCommandOwnsItsStrings(t *testing.T) {
 func TestDecoderReuse(t *testing.T) {
 	var d Decoder
 	frames := []*Command{
-		{Code: 1, Remark: "first", Language: "GO", ExtFields: map[string]string{"a": "1", "custom": "x\x01"}},
+		{Code: 1, Remark: "first", Language: "GO", ExtFields: NewExt(map[string]string{"a": "1", "custom": "x\x01"})},
 		{Code: 2},
-		{Code: 3, Language: "JAVA", SerializeType: RocketMQ, ExtFields: map[string]string{"topic": "T"}, Remark: "r"},
-		{Code: 4, ExtFields: map[string]string{"b": "2"}},
+		{Code: 3, Language: "JAVA", SerializeType: RocketMQ, ExtFields: NewExt(map[string]string{"topic": "T"}), Remark: "r"},
+		{Code: 4, ExtFields: NewExt(map[string]string{"b": "2"})},
 	}
 	for _, want := range frames {
 		wire, err := EncodeCommand(want)

@@ -1,7 +1,7 @@
 // Package protocol implements RocketMQ's remoting frames: the Command that is
 // one request or response, the frame layout, the two header encodings (JSON
-// and the ROCKETMQ binary form), the request and response codes, and a reader
-// for a command's ext fields.
+// and the ROCKETMQ binary form), the request and response codes, the typed
+// custom headers and a command's ext fields.
 //
 // # Frame layout
 //
@@ -33,7 +33,9 @@
 // DecodeCommand (or a Decoder, which keeps its scratch space from one frame
 // to the next) copies every string of the header into one allocation and
 // turns well-known ext field names into constants; only Body aliases the
-// frame. A reader may therefore reuse the frame buffer of a command without
+// frame. The ext fields are an Ext: ordered key/value pairs pointing into
+// that one string, no map, each key once (the last duplicate wins, as in
+// Java's HashMap). A reader may therefore reuse the frame buffer of a command without
 // a body at once, and that of any other once nothing uses its Body.
 //
 // # ROCKETMQ header
@@ -42,15 +44,20 @@
 //	remarkLen int32 | remark | extLen int32 |
 //	extLen bytes of repeated (keyLen int16 | key | valLen int32 | val)
 //
-// # Reading ext fields
+// # Typed headers
 //
-// Fields gives a reader with a sticky error, so a handler reads every field
-// it needs and checks once:
+// Every request and response header the project sends or serves is a struct
+// (header_*.go) that decodes from and encodes to an Ext. A required field
+// is a plain value; an optional one is an Opt. A missing or malformed field
+// is a *FieldError whose text is Java's ("the custom field <topic> is null"):
 //
-//	f := protocol.Fields(req)
-//	topic := f.String("topic")
-//	queueID := f.Int32("queueId")
-//	if err := f.Err(); err != nil { ... }
+//	var h protocol.PullMessageRequestHeader
+//	if err := h.Decode(req.ExtFields); err != nil { ... }
+//	resp := protocol.NewResponse(req, protocol.Success, "")
+//	protocol.PullMessageResponseHeader{NextBeginOffset: next, ...}.Encode(&resp.ExtFields)
+//
+// The field names are spelled once, in fieldnames.go. Fields reads ext
+// fields by name with a sticky error, for code not yet on typed headers.
 //
 // The package uses the standard library only.
 package protocol

@@ -25,6 +25,9 @@ type extField struct {
 // NewExt returns the fields of m (for tests and tools that send fields no typed header
 // declares).
 func NewExt(m map[string]string) Ext {
+	if len(m) == 0 {
+		return Ext{}
+	}
 	e := Ext{fields: make([]extField, 0, len(m))}
 	for k, v := range m {
 		e.Set(k, v)
@@ -54,15 +57,12 @@ func (e Ext) Has(key string) bool { return e.index(key) >= 0 }
 
 // Set sets key to value, replacing any value it had.
 func (e *Ext) Set(key, value string) {
-	if id := lookupField(key); id != fUnknown {
-		e.put(id, value)
-		return
-	}
-	if i := e.index(key); i >= 0 {
+	id := lookupField(key)
+	if i := e.find(id, key); i >= 0 {
 		e.fields[i].val = value
 		return
 	}
-	e.fields = append(e.fields, extField{key: key, val: value})
+	e.fields = append(e.fields, extField{key: key, val: value, id: id})
 }
 
 // Delete removes key, if present.
@@ -123,7 +123,14 @@ func (e Ext) Equal(o Ext) bool {
 }
 
 // index returns the position of key, or -1.
-func (e Ext) index(key string) int {
+func (e Ext) index(key string) int { return e.find(lookupField(key), key) }
+
+// find returns the position of key, whose fieldID is id, or -1. A known name is matched by
+// its fieldID.
+func (e Ext) find(id fieldID, key string) int {
+	if id != fUnknown {
+		return e.indexID(id)
+	}
 	for i := range e.fields {
 		if e.fields[i].key == key {
 			return i
@@ -132,23 +139,21 @@ func (e Ext) index(key string) int {
 	return -1
 }
 
-// put sets the known field id to value.
-func (e *Ext) put(id fieldID, value string) {
+// indexID returns the position of the known field id, or -1.
+func (e Ext) indexID(id fieldID) int {
 	for i := range e.fields {
 		if e.fields[i].id == id {
-			e.fields[i].val = value
-			return
+			return i
 		}
 	}
-	e.fields = append(e.fields, extField{key: fieldNames[id], val: value, id: id})
+	return -1
 }
 
-// value returns the value of the known field id.
-func (e Ext) value(id fieldID) (string, bool) {
-	for i := range e.fields {
-		if e.fields[i].id == id {
-			return e.fields[i].val, true
-		}
+// put sets the known field id to value.
+func (e *Ext) put(id fieldID, value string) {
+	if i := e.indexID(id); i >= 0 {
+		e.fields[i].val = value
+		return
 	}
-	return "", false
+	e.fields = append(e.fields, extField{key: fieldNames[id], val: value, id: id})
 }

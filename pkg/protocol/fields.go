@@ -1,10 +1,6 @@
 package protocol
 
-import (
-	"errors"
-	"strconv"
-	"strings"
-)
+import "strconv"
 
 // FieldError says which ext field was missing or malformed.
 type FieldError struct {
@@ -24,7 +20,7 @@ func (e *FieldError) Error() string {
 // FieldReader reads a command's ext fields and keeps the first problem it
 // meets (a sticky error). After an error every read returns the zero value.
 type FieldReader struct {
-	ext map[string]string
+	ext Ext
 	err error
 }
 
@@ -47,7 +43,7 @@ func (f *FieldReader) lookup(key string, required bool) (string, bool) {
 	if f.err != nil {
 		return "", false
 	}
-	v, ok := f.ext[key]
+	v, ok := f.ext.Lookup(key)
 	if !ok && required {
 		f.fail(&FieldError{Field: key, Missing: true})
 	}
@@ -100,14 +96,9 @@ func (f *FieldReader) int(key string, required bool, def int64, bits int) int64 
 		}
 		return def
 	}
-	n, err := strconv.ParseInt(v, 10, bits)
-	if err != nil {
-		reason := "is not a number"
-		if errors.Is(err, strconv.ErrRange) {
-			reason = "is out of range"
-		}
-		f.fail(&FieldError{Field: key, Value: v, Reason: reason})
-		return 0
+	n, fe := parseIntField(key, v, bits)
+	if fe != nil {
+		f.fail(fe)
 	}
 	return n
 }
@@ -116,13 +107,13 @@ func (f *FieldReader) int(key string, required bool, def int64, bits int) int64 
 // semantics: only "true", in any case, is true.
 func (f *FieldReader) Bool(key string) bool {
 	v, _ := f.lookup(key, true)
-	return strings.EqualFold(v, "true")
+	return parseBool(v)
 }
 
 // OptBool returns an optional boolean field, or def when it is absent.
 func (f *FieldReader) OptBool(key string, def bool) bool {
 	if v, ok := f.lookup(key, false); ok {
-		return strings.EqualFold(v, "true")
+		return parseBool(v)
 	}
 	if f.err != nil {
 		return false

@@ -6,9 +6,9 @@ import (
 )
 
 func TestFieldsReadsAll(t *testing.T) {
-	cmd := &Command{ExtFields: map[string]string{
+	cmd := &Command{ExtFields: NewExt(map[string]string{
 		"topic": "T", "queueId": "3", "offset": "-9000000000", "flag": "TRUE", "empty": "", "plus": "+5",
-	}}
+	})}
 	f := Fields(cmd)
 	if f.String("topic") != "T" || f.Int32("queueId") != 3 || f.Int64("offset") != -9000000000 ||
 		!f.Bool("flag") || f.String("empty") != "" || f.Int32("plus") != 5 {
@@ -39,7 +39,7 @@ func TestFieldsStickyError(t *testing.T) {
 		{"first wins", func(f *FieldReader) { f.Int32("bad"); f.String("topic") }, `the custom field <bad> is not a number: "x"`},
 	}
 	for _, tt := range tests {
-		f := Fields(&Command{ExtFields: map[string]string{"bad": "x", "empty": "", "big": "3000000000", "ok": "1"}})
+		f := Fields(&Command{ExtFields: NewExt(map[string]string{"bad": "x", "empty": "", "big": "3000000000", "ok": "1"})})
 		tt.read(&f)
 		// After the error every read gives the zero value.
 		if f.Int32("ok") != 0 || f.OptString("none", "d") != "" || f.OptInt32("none", 5) != 0 || f.OptBool("none", true) {
@@ -54,7 +54,7 @@ func TestFieldsStickyError(t *testing.T) {
 }
 
 func TestFieldsBoolIsJavaParseBoolean(t *testing.T) {
-	f := Fields(&Command{ExtFields: map[string]string{"a": "True", "b": "1", "c": "yes", "d": "false", "e": ""}})
+	f := Fields(&Command{ExtFields: NewExt(map[string]string{"a": "True", "b": "1", "c": "yes", "d": "false", "e": ""})})
 	if !f.Bool("a") || f.Bool("b") || f.Bool("c") || f.Bool("d") || f.Bool("e") || f.Err() != nil {
 		t.Fatal("parseBoolean semantics")
 	}

@@ -129,7 +129,7 @@ func (d *Decoder) Decode(frame []byte) (*Command, error) {
 	default:
 		return nil, fmt.Errorf("%w: %d", ErrSerializeType, st)
 	}
-	if cap(d.h.arena) > maxRetainedScratch {
+	if cap(d.h.arena) > maxRetainedScratch || cap(d.h.order) > maxRetainedScratch {
 		d.h = headerDecoder{}
 	}
 	if err != nil {
@@ -148,7 +148,7 @@ var decoders = sync.Pool{New: func() any { return new(Decoder) }}
 func getDecoder() *Decoder { return decoders.Get().(*Decoder) }
 
 func putDecoder(d *Decoder) {
-	if cap(d.h.arena) > maxRetainedScratch || cap(d.h.key) > maxRetainedScratch {
+	if cap(d.h.arena) > maxRetainedScratch || cap(d.h.key) > maxRetainedScratch || cap(d.h.order) > maxRetainedScratch {
 		return
 	}
 	decoders.Put(d)

@@ -13,7 +13,7 @@ func TestFrameRoundTrip(t *testing.T) {
 	for _, st := range []SerializeType{JSON, RocketMQ} {
 		cmd := &Command{
 			Code: int32(SendMessageV2), Language: "GO", Version: 317, Opaque: 42, Flag: FlagOneway,
-			Remark: "r", ExtFields: map[string]string{"a": "1", "b": "x\x01y"}, SerializeType: st,
+			Remark: "r", ExtFields: NewExt(map[string]string{"a": "1", "b": "x\x01y"}), SerializeType: st,
 			Body: []byte("head-"), BodyParts: [][]byte{[]byte("part1-"), nil, []byte("part2")},
 		}
 		wire, err := EncodeCommand(cmd)
@@ -130,7 +130,7 @@ func TestNewRequestAndResponse(t *testing.T) {
 		t.Fatalf("response %+v", resp)
 	}
 	resp.SetExt("k", "v")
-	if resp.ExtFields["k"] != "v" {
+	if resp.ExtFields.Get("k") != "v" {
 		t.Fatal("SetExt")
 	}
 }

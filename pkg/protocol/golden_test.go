@@ -13,38 +13,38 @@ func TestGoldenDecode(t *testing.T) {
 	}{
 		{"go_send_message_json.hex", &Command{
 			Code: 10, Language: "GO", Version: 317, Opaque: 3,
-			ExtFields: map[string]string{
+			ExtFields: NewExt(map[string]string{
 				"producerGroup": "pg", "topic": "TopicTest", "queueId": "1", "sysFlag": "0",
 				"bornTimestamp": "1700000000000", "flag": "0", "reconsumeTimes": "0", "unitMode": "false",
 				"maxReconsumeTimes": "0", "defaultTopic": "TBW102", "defaultTopicQueueNums": "4",
 				"batch": "false", "bname": "broker-a",
 				"properties": "KEYS\x01order-1\x02UNIQ_KEY\x01C0A8000100002A9F0000000000000001\x02WAIT\x01true\x02",
-			},
+			}),
 			Body: []byte("Hello RocketMQ"),
 		}},
 		{"go_pull_message_rocketmq.hex", &Command{
 			Code: 11, Language: "GO", Version: 317, Opaque: 77, SerializeType: RocketMQ,
-			ExtFields: map[string]string{
+			ExtFields: NewExt(map[string]string{
 				"consumerGroup": "cg", "topic": "TopicTest", "queueId": "2", "queueOffset": "100",
 				"maxMsgNums": "32", "sysFlag": "2", "commitOffset": "0", "suspendTimeoutMillis": "20000",
 				"subscription": "*", "subVersion": "0", "expressionType": "TAG",
-			},
+			}),
 		}},
 		{"alions_send_message_v2_json.hex", &Command{
 			Code: 310, Language: "JAVA", Version: 121, Opaque: 12,
-			ExtFields: map[string]string{
+			ExtFields: NewExt(map[string]string{
 				"a": "GID_test", "b": "TopicTest", "c": "TBW102", "d": "4", "e": "0", "f": "0",
 				"g": "1700000000123", "h": "0", "i": "TAGS\x01TagA\x02KEYS\x01k1\x02", "j": "0",
 				"k": "false", "l": "16",
-			},
+			}),
 			Body: []byte("hello"),
 		}},
 		{"java_send_response_json.hex", &Command{
 			Code: 0, Language: "JAVA", Version: 409, Opaque: 3, Flag: FlagResponse,
-			ExtFields: map[string]string{
+			ExtFields: NewExt(map[string]string{
 				"queueId": "1", "TRACE_ON": "true", "MSG_REGION": "DefaultRegion",
 				"msgId": "C0A8000100002A9F0000000000001234", "queueOffset": "42",
-			},
+			}),
 		}},
 		{"server_send_response_json.hex", sendResponse(JSON)},
 		{"server_send_response_rocketmq.hex", sendResponse(RocketMQ)},
@@ -63,9 +63,9 @@ func TestGoldenDecode(t *testing.T) {
 
 func sendResponse(st SerializeType) *Command {
 	resp := NewResponse(&Command{Opaque: 12, SerializeType: st}, Success, "")
-	resp.ExtFields = map[string]string{
+	resp.ExtFields = NewExt(map[string]string{
 		"msgId": "C0A8000100002A9F0000000000001234", "queueId": "1", "queueOffset": "42",
-	}
+	})
 	return resp
 }
 
@@ -127,10 +127,10 @@ func TestGoClientDecodesOurJSON(t *testing.T) {
 			t.Fatalf("go client cannot decode %s: %v", frame[8:8+hl], err)
 		}
 		if got.Code != resp.Code || got.Opaque != resp.Opaque || got.Flag != resp.Flag ||
-			got.Remark != resp.Remark || got.Version != resp.Version || len(got.ExtFields) != len(resp.ExtFields) {
+			got.Remark != resp.Remark || got.Version != resp.Version || len(got.ExtFields) != resp.ExtFields.Len() {
 			t.Fatalf("go client decoded %+v from %+v", got, resp)
 		}
-		for k, v := range resp.ExtFields {
+		for k, v := range resp.ExtFields.All() {
 			if got.ExtFields[k] != v {
 				t.Fatalf("ext %s = %q, want %q", k, got.ExtFields[k], v)
 			}

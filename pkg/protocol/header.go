@@ -223,8 +223,12 @@ func (c *fieldCodec) parseInt(id fieldID, v string, bits int) int64 {
 	return n
 }
 
-// parseIntField parses v as Java's Integer.parseInt or Long.parseLong do.
+// parseIntField parses v as Java's Integer.parseInt or Long.parseLong do: plain decimals at
+// once, anything else ('+', 19 digits, garbage) through strconv.
 func parseIntField(name, v string, bits int) (int64, *FieldError) {
+	if n, ok := parseDecimal(v); ok && (bits == 64 || n == int64(int32(n))) {
+		return n, nil
+	}
 	n, err := strconv.ParseInt(v, 10, bits)
 	if err == nil {
 		return n, nil

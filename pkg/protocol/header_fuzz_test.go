@@ -30,7 +30,7 @@ func FuzzDecodeHeaders(f *testing.F) {
 		if err != nil {
 			return
 		}
-		ext := NewExt(cmd.ExtFields)
+		ext := cmd.ExtFields
 		for _, hc := range headerCases {
 			checkHeaderDecode(t, hc, ext)
 		}

@@ -131,7 +131,7 @@ func setSample(f reflect.Value, name string, i int) {
 // command wraps ext as hc's command, stamped as this server stamps its own.
 func (hc headerCase) command(ext Ext, st SerializeType) *Command {
 	cmd := &Command{Code: int32(hc.code), Language: LanguageJava, Version: VersionV4_9_8, Opaque: 42,
-		SerializeType: st, ExtFields: ext.Map()}
+		SerializeType: st, ExtFields: ext}
 	if hc.response {
 		cmd.Code, cmd.Flag = int32(Success), FlagResponse
 	}
@@ -178,7 +178,7 @@ func checkHeaderRoundTrip(t *testing.T, hc headerCase, full bool, st SerializeTy
 		t.Fatalf("frame differs from %s (go test -run TestHeaderRoundTrip -update rewrites it)\ngot  %q\nwant %q", path, wire, want)
 	}
 	back := hc.newHeader()
-	if err := back.Decode(NewExt(decodeWire(t, wire).ExtFields)); err != nil {
+	if err := back.Decode(decodeWire(t, wire).ExtFields); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(back, h) {
@@ -430,7 +430,7 @@ func TestHeaderCasesAreComplete(t *testing.T) {
 
 // TestHeadersOfClientFrames decodes the typed headers of frames real clients sent.
 func TestHeadersOfClientFrames(t *testing.T) {
-	ext := func(file string) Ext { return NewExt(decodeWire(t, readGolden(t, file)).ExtFields) }
+	ext := func(file string) Ext { return decodeWire(t, readGolden(t, file)).ExtFields }
 
 	var send SendMessageRequestHeader
 	if err := send.DecodeSend(SendMessage, ext("go_send_message_json.hex")); err != nil {

@@ -3,7 +3,6 @@ package protocol
 import (
 	"bytes"
 	"encoding/hex"
-	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,10 +51,10 @@ func goldenNames(t testing.TB) []string {
 func sameCommand(a, b *Command) bool {
 	if a.Code != b.Code || a.Language != b.Language || a.Version != b.Version ||
 		a.Opaque != b.Opaque || a.Flag != b.Flag || a.Remark != b.Remark ||
-		a.SerializeType != b.SerializeType || len(a.ExtFields) != len(b.ExtFields) {
+		a.SerializeType != b.SerializeType || a.ExtFields.Len() != b.ExtFields.Len() {
 		return false
 	}
-	if !maps.Equal(a.ExtFields, b.ExtFields) {
+	if !a.ExtFields.Equal(b.ExtFields) {
 		return false
 	}
 	return bytes.Equal(flatBody(a), flatBody(b))

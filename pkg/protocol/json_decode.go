@@ -35,8 +35,8 @@ type rawField struct {
 // headerDecoder decodes one header, JSON (this file) or ROCKETMQ
 // (rocketmq_header.go). Every string it decodes that is not a known
 // constant is copied (unescaped) into the arena, which becomes a single
-// string at the end: a header costs one string allocation and one map,
-// whatever it holds, and nothing in the command refers to the header bytes.
+// string at the end: a header costs one string allocation and one slice of
+// ext fields, whatever it holds, and nothing in the command refers to the header bytes.
 // A decoder is reused (Decoder, or the pool behind DecodeCommand), so its
 // scratch slices are allocated once.
 type headerDecoder struct {
@@ -48,6 +48,7 @@ type headerDecoder struct {
 	// seen holds 1 + the index in ext of each known key read; unknown counts the others.
 	seen    [numFieldIDs]int32
 	unknown int
+	order   []int32 // dedupUnknown's scratch
 
 	remark, language text
 	extSet           bool // the last extFields seen was an object (not null)
@@ -67,7 +68,7 @@ func decodeJSONHeader(header []byte, cmd *Command) error {
 
 // reset prepares d for header, keeping its scratch space.
 func (d *headerDecoder) reset(header []byte) {
-	*d = headerDecoder{s: header, arena: d.arena[:0], key: d.key[:0], ext: d.ext[:0]}
+	*d = headerDecoder{s: header, arena: d.arena[:0], key: d.key[:0], ext: d.ext[:0], order: d.order[:0]}
 }
 
 func (d *headerDecoder) decode(header []byte, cmd *Command) error {
@@ -85,15 +86,7 @@ func (d *headerDecoder) finish(cmd *Command) {
 	arena := string(d.arena)
 	cmd.Remark = d.remark.in(arena)
 	cmd.Language = d.language.in(arena)
-	if !d.extSet || len(d.ext) == 0 {
-		cmd.ExtFields = nil
-		return
-	}
-	m := make(map[string]string, len(d.ext))
-	for _, f := range d.ext {
-		m[f.key.in(arena)] = f.val.in(arena)
-	}
-	cmd.ExtFields = m
+	cmd.ExtFields = d.extFields(arena)
 }
 
 func (d *headerDecoder) object(cmd *Command) error {
@@ -278,7 +271,7 @@ func (d *headerDecoder) readInt(lo, hi int64) (int64, error) {
 
 // parseDecimal parses an optional '-' and up to 18 decimal digits; false
 // for anything else (strconv.ParseInt then has the last word).
-func parseDecimal(b []byte) (int64, bool) {
+func parseDecimal[T string | []byte](b T) (int64, bool) {
 	neg := len(b) > 0 && b[0] == '-'
 	if neg {
 		b = b[1:]
@@ -287,7 +280,8 @@ func parseDecimal(b []byte) (int64, bool) {
 		return 0, false
 	}
 	var v int64
-	for _, c := range b {
+	for i := 0; i < len(b); i++ {
+		c := b[i]
 		if c < '0' || c > '9' {
 			return 0, false
 		}

@@ -29,7 +29,7 @@ func appendJSONHeader(dst []byte, cmd *Command) []byte {
 	return append(dst, '}')
 }
 
-func appendJSONExtFields(dst []byte, ext map[string]string) []byte {
+func appendJSONExtFields(dst []byte, ext Ext) []byte {
 	dst = append(dst, '{')
 	var stack [maxStackFields]kv
 	for i, f := range sortedFields(stack[:0], ext) {
@@ -89,12 +89,13 @@ func (a *kv) less(b *kv) bool {
 // maxStackFields is how many ext fields encoders sort in a stack array.
 const maxStackFields = 32
 
-// sortedFields appends the fields of m to buf sorted by key, so that
+// sortedFields appends the fields of ext to buf sorted by key, so that
 // encoded headers are deterministic. Callers pass a stack array to avoid
 // allocating. Headers carry a handful of fields: an insertion sort of the
 // pairs beats sorting keys and looking each one up again.
-func sortedFields(buf []kv, m map[string]string) []kv {
-	for k, v := range m {
+func sortedFields(buf []kv, ext Ext) []kv {
+	for _, f := range ext.fields {
+		k, v := f.key, f.val
 		var p uint64
 		for i := 0; i < 8; i++ {
 			p <<= 8

@@ -116,7 +116,9 @@ func (d *refJSONDecoder) readHeaderField(key string, cmd *Command) error {
 	case "remark":
 		cmd.Remark, _, err = d.readScalar(key)
 	case "extFields":
-		cmd.ExtFields, err = d.readExtFields()
+		var m map[string]string
+		m, err = d.readExtFields()
+		cmd.ExtFields = NewExt(m)
 	default:
 		err = d.skipValue(0)
 	}
@@ -479,7 +481,7 @@ func checkSameAsReference(t *testing.T, header []byte) {
 		if gotErr.Error() != wantErr.Error() {
 			t.Fatalf("decode %q: error %q, reference %q", header, gotErr, wantErr)
 		}
-	case !sameCommand(got, want) || (got.ExtFields == nil) != (want.ExtFields == nil):
+	case !sameCommand(got, want) || (got.ExtFields.fields == nil) != (want.ExtFields.fields == nil):
 		t.Fatalf("decode %q\ngot       %+v\nreference %+v", header, got, want)
 	}
 }

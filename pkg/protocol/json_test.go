@@ -3,7 +3,6 @@ package protocol
 import (
 	"encoding/json"
 	"errors"
-	"maps"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -28,10 +27,10 @@ func TestJSONHeaderLenient(t *testing.T) {
 		{"language unknown number", `{"language":200}`, Command{Language: "200"}},
 		{"language null", `{"language":null}`, Command{}},
 		{"ext numbers and booleans", `{"extFields":{"d":4,"g":-1.5e3,"k":false,"t":true,"s":"x"}}`,
-			Command{ExtFields: map[string]string{"d": "4", "g": "-1.5e3", "k": "false", "t": "true", "s": "x"}}},
-		{"ext null value left out", `{"extFields":{"a":null,"b":"1"}}`, Command{ExtFields: map[string]string{"b": "1"}}},
+			Command{ExtFields: NewExt(map[string]string{"d": "4", "g": "-1.5e3", "k": "false", "t": "true", "s": "x"})}},
+		{"ext null value left out", `{"extFields":{"a":null,"b":"1"}}`, Command{ExtFields: NewExt(map[string]string{"b": "1"})}},
 		{"ext nested kept raw", `{"extFields":{"o":{"x":[1, 2]},"a":[]}}`,
-			Command{ExtFields: map[string]string{"o": `{"x":[1, 2]}`, "a": "[]"}}},
+			Command{ExtFields: NewExt(map[string]string{"o": `{"x":[1, 2]}`, "a": "[]"})}},
 		{"ext null", `{"extFields":null}`, Command{}},
 		{"remark null", `{"remark":null}`, Command{}},
 		{"unknown keys skipped", `{"x":{"y":[1,{"z":null}],"w":"\u00e9"},"serializeTypeCurrentRPC":"JSON","n":-0.5,"b":true,"code":7}`,
@@ -123,7 +122,7 @@ func TestJSONHeaderDifferential(t *testing.T) {
 		}
 		if got.Code != want.Code || got.Language != want.Language || got.Version != want.Version ||
 			got.Opaque != want.Opaque || got.Flag != want.Flag || got.Remark != want.Remark ||
-			!maps.Equal(got.ExtFields, want.ExtFields) {
+			!got.ExtFields.Equal(NewExt(want.ExtFields)) {
 			t.Fatalf("decode %s\nours %+v\nstd  %+v", in, got, want)
 		}
 		// What we encode, encoding/json reads back the same.
@@ -133,7 +132,7 @@ func TestJSONHeaderDifferential(t *testing.T) {
 			t.Fatalf("encoding/json cannot read our %s: %v", out, err)
 		}
 		if again.Code != got.Code || again.Remark != got.Remark || again.Language != got.Language ||
-			!maps.Equal(again.ExtFields, got.ExtFields) {
+			!NewExt(again.ExtFields).Equal(got.ExtFields) {
 			t.Fatalf("re-encoded %s reads back as %+v", out, again)
 		}
 	}

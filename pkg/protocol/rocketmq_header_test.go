@@ -38,7 +38,7 @@ func TestRocketMQHeaderDecode(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &Command{Code: 10, Language: "GO", Version: 317, Opaque: 7, Remark: "hi",
-		ExtFields: map[string]string{"topic": "T", "": ""}}
+		ExtFields: NewExt(map[string]string{"topic": "T", "": ""})}
 	if !sameCommand(cmd, want) {
 		t.Fatalf("got %+v want %+v", cmd, want)
 	}
@@ -49,7 +49,7 @@ func TestRocketMQHeaderDecode(t *testing.T) {
 	if err := decodeRocketMQHeader(h, cmd); err != nil {
 		t.Fatal(err)
 	}
-	if cmd.Remark != "" || cmd.ExtFields != nil {
+	if cmd.Remark != "" || cmd.ExtFields.fields != nil {
 		t.Fatalf("got %+v", cmd)
 	}
 
@@ -90,7 +90,7 @@ func TestRocketMQHeaderErrors(t *testing.T) {
 
 func TestRocketMQHeaderNotEncodable(t *testing.T) {
 	long := string(make([]byte, 1<<15))
-	cmd := &Command{SerializeType: RocketMQ, ExtFields: map[string]string{long: "v"}}
+	cmd := &Command{SerializeType: RocketMQ, ExtFields: NewExt(map[string]string{long: "v"})}
 	if _, err := EncodeCommand(cmd); !errors.Is(err, ErrNotEncodable) {
 		t.Fatalf("err = %v, want ErrNotEncodable", err)
 	}

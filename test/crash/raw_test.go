@@ -2,8 +2,8 @@ package crash
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"strconv"
 	"testing"
 	"time"
 
@@ -32,26 +32,32 @@ func newRawClient(t testing.TB, addr string) *rawClient {
 }
 
 // invoke sends one JSON-header request and returns the response.
-func (r *rawClient) invoke(ctx context.Context, code protocol.RequestCode, ext map[string]string) (*protocol.Command, error) {
+func (r *rawClient) invoke(ctx context.Context, code protocol.RequestCode, h protocol.Header) (*protocol.Command, error) {
 	ctx, cancel := context.WithTimeout(ctx, rawTimeout)
 	defer cancel()
-	resp, err := r.cli.Invoke(ctx, r.addr, protocol.NewRequest(code, ext, nil))
+	resp, err := r.cli.Invoke(ctx, r.addr, protocol.NewHeaderRequest(code, h, nil))
 	if err != nil {
-		return nil, fmt.Errorf("%s %v to %s: %w", code, ext, r.addr, err)
+		return nil, fmt.Errorf("%s %+v to %s: %w", code, h, r.addr, err)
 	}
 	return resp, nil
 }
 
 // queueOffset asks GET_MAX_OFFSET (the next queue offset) or GET_MIN_OFFSET of a queue.
 func (r *rawClient) queueOffset(ctx context.Context, code protocol.RequestCode, topic string, queueID int) (int64, error) {
-	resp, err := r.invoke(ctx, code, map[string]string{"topic": topic, "queueId": strconv.Itoa(queueID)})
+	var h protocol.Header = &protocol.GetMaxOffsetRequestHeader{Topic: topic, QueueID: int32(queueID)}
+	if code == protocol.GetMinOffset {
+		h = &protocol.GetMinOffsetRequestHeader{Topic: topic, QueueID: int32(queueID)}
+	}
+	resp, err := r.invoke(ctx, code, h)
 	if err != nil {
 		return 0, err
 	}
 	if resp.ResponseCode() != protocol.Success {
 		return 0, fmt.Errorf("%s %s/%d: code %d %q", code, topic, queueID, resp.Code, resp.Remark)
 	}
-	return strconv.ParseInt(resp.ExtFields["offset"], 10, 64)
+	var answer protocol.GetMaxOffsetResponseHeader // GET_MIN_OFFSET's answer has the same one field
+	err = answer.Decode(resp.ExtFields)
+	return answer.Offset, err
 }
 
 func (r *rawClient) maxOffset(ctx context.Context, topic string, queueID int) (int64, error) {
@@ -75,28 +81,22 @@ type pullResult struct {
 // pull reads up to maxMsgs records of a queue from offset, with the SUBSCRIPTION flag ("*"), no
 // commit and no suspend. Records are decoded with their body CRC checked.
 func (r *rawClient) pull(ctx context.Context, group, topic string, queueID int, offset int64, maxMsgs int) (*pullResult, error) {
-	resp, err := r.invoke(ctx, protocol.PullMessage, map[string]string{
-		"consumerGroup":        group,
-		"topic":                topic,
-		"queueId":              strconv.Itoa(queueID),
-		"queueOffset":          strconv.FormatInt(offset, 10),
-		"maxMsgNums":           strconv.Itoa(maxMsgs),
-		"sysFlag":              "4",
-		"commitOffset":         "0",
-		"suspendTimeoutMillis": "0",
-		"subscription":         "*",
-		"subVersion":           "0",
-		"expressionType":       "TAG",
+	resp, err := r.invoke(ctx, protocol.PullMessage, &protocol.PullMessageRequestHeader{
+		ConsumerGroup: group, Topic: topic, QueueID: int32(queueID), QueueOffset: offset,
+		MaxMsgNums: int32(maxMsgs), SysFlag: 4, // SUBSCRIPTION
+		Subscription: protocol.Some("*"), ExpressionType: protocol.Some("TAG"),
 	})
 	if err != nil {
 		return nil, err
 	}
-	res := &pullResult{code: resp.ResponseCode(), remark: resp.Remark}
-	f := protocol.Fields(resp)
-	res.nextBeginOffset = f.OptInt64("nextBeginOffset", -1)
-	res.minOffset = f.OptInt64("minOffset", -1)
-	res.maxOffset = f.OptInt64("maxOffset", -1)
-	if err := f.Err(); err != nil {
+	res := &pullResult{code: resp.ResponseCode(), remark: resp.Remark, nextBeginOffset: -1, minOffset: -1, maxOffset: -1}
+	var h protocol.PullMessageResponseHeader
+	var fe *protocol.FieldError
+	switch err := h.Decode(resp.ExtFields); {
+	case err == nil:
+		res.nextBeginOffset, res.minOffset, res.maxOffset = h.NextBeginOffset, h.MinOffset, h.MaxOffset
+	case !errors.As(err, &fe) || !fe.Missing || resp.ResponseCode() == protocol.Success:
+		// An error answer may carry no offsets; anything else must be well formed.
 		return nil, fmt.Errorf("PULL_MESSAGE %s/%d@%d: %w", topic, queueID, offset, err)
 	}
 	if resp.ResponseCode() == protocol.Success {
@@ -112,17 +112,12 @@ func (r *rawClient) pull(ctx context.Context, group, topic string, queueID int, 
 // (_UNIQUE_KEY_QUERY=true). It returns the response code and body; QUERY_NOT_FOUND (22) is not
 // an error.
 func (r *rawClient) queryByKey(ctx context.Context, topic, key string, uniq bool) (protocol.ResponseCode, []byte, error) {
-	ext := map[string]string{
-		"topic":          topic,
-		"key":            key,
-		"maxNum":         "64",
-		"beginTimestamp": "0",
-		"endTimestamp":   strconv.FormatInt(time.Now().Add(time.Hour).UnixMilli(), 10),
-	}
+	h := &protocol.QueryMessageRequestHeader{Topic: topic, Key: key, MaxNum: 64,
+		EndTimestamp: time.Now().Add(time.Hour).UnixMilli()}
 	if uniq {
-		ext["_UNIQUE_KEY_QUERY"] = "true"
+		h.UniqueKeyQuery = protocol.Some(true)
 	}
-	resp, err := r.invoke(ctx, protocol.QueryMessage, ext)
+	resp, err := r.invoke(ctx, protocol.QueryMessage, h)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -136,7 +131,7 @@ func (r *rawClient) queryByKey(ctx context.Context, topic, key string, uniq bool
 // viewByOffset sends VIEW_MESSAGE_BY_ID for a CommitLog offset. It returns the response code and
 // body; SYSTEM_ERROR (1, "can not find message by the offset") is not an error.
 func (r *rawClient) viewByOffset(ctx context.Context, phyOffset int64) (protocol.ResponseCode, []byte, error) {
-	resp, err := r.invoke(ctx, protocol.ViewMessageByID, map[string]string{"offset": strconv.FormatInt(phyOffset, 10)})
+	resp, err := r.invoke(ctx, protocol.ViewMessageByID, &protocol.ViewMessageRequestHeader{Offset: phyOffset})
 	if err != nil {
 		return 0, nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	"net/netip"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"testing"
 	"time"
 
@@ -162,8 +161,9 @@ func Send(t testing.TB, b *brokertest.Broker, m brokertest.Msg) Sent {
 	t.Helper()
 	resp := b.Dial(t).Call(brokertest.SendRequest(m))
 	require.Equal(t, protocol.Success, resp.ResponseCode(), resp.Remark)
-	s := Sent{OffsetMsgID: resp.ExtFields["msgId"], QueueID: int32(brokertest.ExtInt(t, resp, "queueId")),
-		QueueOffset: brokertest.ExtInt(t, resp, "queueOffset")}
+	var h protocol.SendMessageResponseHeader
+	require.NoError(t, h.Decode(resp.ExtFields))
+	s := Sent{OffsetMsgID: h.MsgID, QueueID: h.QueueID, QueueOffset: h.QueueOffset}
 	st := b.Store()
 	require.Eventually(t, func() bool { return st.MaxOffsetInQueue(m.Topic, s.QueueID) > s.QueueOffset },
 		WaitFor, 5*time.Millisecond, "message not dispatched")
@@ -198,9 +198,8 @@ func Heartbeat(t testing.TB, b *brokertest.Broker, clientID, group string, subs 
 // CommitOffset stores group's consumer offset of one queue on b (UPDATE_CONSUMER_OFFSET).
 func CommitOffset(t testing.TB, b *brokertest.Broker, group, topic string, queueID int32, offset int64) {
 	t.Helper()
-	req := protocol.NewRequest(protocol.UpdateConsumerOffset, map[string]string{
-		"consumerGroup": group, "topic": topic, "queueId": strconv.Itoa(int(queueID)),
-		"commitOffset": strconv.FormatInt(offset, 10),
+	req := protocol.NewHeaderRequest(protocol.UpdateConsumerOffset, &protocol.UpdateConsumerOffsetRequestHeader{
+		ConsumerGroup: group, Topic: topic, QueueID: queueID, CommitOffset: offset,
 	}, nil)
 	resp := b.Dial(t).Call(req)
 	require.Equal(t, protocol.Success, resp.ResponseCode(), resp.Remark)

@@ -167,7 +167,7 @@ func (c *Conn) TakeRequests() []*protocol.Command {
 // queued on this connection before answering it has been read.
 func (c *Conn) Sync() {
 	c.t.Helper()
-	resp := c.Call(protocol.NewRequest(protocol.GetMaxOffset, map[string]string{"topic": "brokertest-sync", "queueId": "0"}, nil))
+	resp := c.Call(QueueRequest(protocol.GetMaxOffset, "brokertest-sync", 0))
 	if resp.ResponseCode() != protocol.Success {
 		c.t.Fatalf("sync round trip: code %d %q", resp.Code, resp.Remark)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 // Msg is one message to send.
@@ -39,39 +40,44 @@ func (m Msg) Properties() string {
 	return message.EncodeProperties(props)
 }
 
-// sendFields are the SEND_MESSAGE header fields in long and short (V2) spelling, as
-// sendheader.go's table and protocol.md §2.3 list them.
-var sendFields = [...][2]string{
-	{"producerGroup", "a"}, {"topic", "b"}, {"defaultTopic", "c"}, {"defaultTopicQueueNums", "d"},
-	{"queueId", "e"}, {"sysFlag", "f"}, {"bornTimestamp", "g"}, {"flag", "h"}, {"properties", "i"},
-	{"reconsumeTimes", "j"}, {"unitMode", "k"}, {"maxReconsumeTimes", "l"}, {"batch", "m"},
-}
-
-// RequiredSendFields are the required fields of SEND_MESSAGE, long names.
-var RequiredSendFields = []string{"producerGroup", "topic", "defaultTopic", "defaultTopicQueueNums",
-	"queueId", "sysFlag", "bornTimestamp", "flag"}
+// RequiredSendFields are the required fields of SEND_MESSAGE, long names, in Java's order.
+var RequiredSendFields = RequiredFields(&protocol.SendMessageRequestHeader{})
 
 // RequiredSendFieldsV2 are the required fields of SEND_MESSAGE_V2 and SEND_BATCH_MESSAGE.
-var RequiredSendFieldsV2 = []string{"a", "b", "c", "d", "e", "f", "g", "h"}
+var RequiredSendFieldsV2 = RequiredFields(&protocol.SendMessageRequestHeaderV2{})
 
-func sendExt(short int, topic string, queueID int32, props string) map[string]string {
-	vals := []string{"PG_TEST", topic, "TBW102", "4", strconv.Itoa(int(queueID)), "0",
-		strconv.FormatInt(time.Now().UnixMilli(), 10), "0", props, "0", "false", "16", "false"}
-	ext := make(map[string]string, len(vals))
-	for i, v := range vals {
-		ext[sendFields[i][short]] = v
+// RequiredFields lists the ext fields h always sends, which are its required ones, in order:
+// the names a request without them is refused for.
+func RequiredFields(h protocol.Header) []string {
+	var ext protocol.Ext
+	h.Encode(&ext)
+	var names []string
+	for k := range ext.All() {
+		names = append(names, k)
 	}
-	return ext
+	return names
+}
+
+// sendHeader is the header of a test send to topic and queueID, as the Go client fills it.
+func sendHeader(topic string, queueID int32, props string) protocol.SendMessageRequestHeader {
+	return protocol.SendMessageRequestHeader{
+		ProducerGroup: "PG_TEST", Topic: topic, DefaultTopic: systopic.AutoCreate, DefaultTopicQueueNums: 4,
+		QueueID: queueID, BornTimestamp: time.Now().UnixMilli(), Properties: protocol.Some(props),
+		ReconsumeTimes: protocol.Some[int32](0), UnitMode: protocol.Some(false),
+		MaxReconsumeTimes: protocol.Some[int32](16), Batch: protocol.Some(false),
+	}
 }
 
 // SendRequest is SEND_MESSAGE with the long field names (the Go client's single send).
 func SendRequest(m Msg) *protocol.Command {
-	return protocol.NewRequest(protocol.SendMessage, sendExt(0, m.Topic, m.QueueID, m.Properties()), m.Body)
+	h := sendHeader(m.Topic, m.QueueID, m.Properties())
+	return protocol.NewHeaderRequest(protocol.SendMessage, &h, m.Body)
 }
 
 // SendV2Request is SEND_MESSAGE_V2 with the one-letter names (ali-ons).
 func SendV2Request(m Msg) *protocol.Command {
-	return protocol.NewRequest(protocol.SendMessageV2, sendExt(1, m.Topic, m.QueueID, m.Properties()), m.Body)
+	h := protocol.SendMessageRequestHeaderV2(sendHeader(m.Topic, m.QueueID, m.Properties()))
+	return protocol.NewHeaderRequest(protocol.SendMessageV2, &h, m.Body)
 }
 
 // BatchRequest is SEND_BATCH_MESSAGE of msgs (their topic and queue are the first's), with the
@@ -81,9 +87,9 @@ func BatchRequest(msgs ...Msg) *protocol.Command {
 	for _, m := range msgs {
 		b = message.AppendBatchEntry(b, 0, m.Body, m.Properties())
 	}
-	ext := sendExt(1, msgs[0].Topic, msgs[0].QueueID, "")
-	ext["m"] = "true"
-	return protocol.NewRequest(protocol.SendBatchMessage, ext, b)
+	h := protocol.SendMessageRequestHeaderV2(sendHeader(msgs[0].Topic, msgs[0].QueueID, ""))
+	h.Batch = protocol.Some(true)
+	return protocol.NewHeaderRequest(protocol.SendBatchMessage, &h, b)
 }
 
 // Pull sysFlag bits (protocol.md §2.6).
@@ -108,30 +114,29 @@ type Pull struct {
 }
 
 // RequiredPullFields are PULL_MESSAGE's required fields.
-var RequiredPullFields = []string{"consumerGroup", "topic", "queueId", "queueOffset", "maxMsgNums",
-	"sysFlag", "commitOffset", "suspendTimeoutMillis", "subVersion"}
+var RequiredPullFields = RequiredFields(&protocol.PullMessageRequestHeader{})
 
 // PullRequest builds PULL_MESSAGE.
 func PullRequest(p Pull) *protocol.Command {
 	if p.MaxMsgs == 0 {
 		p.MaxMsgs = 32
 	}
-	ext := map[string]string{
-		"consumerGroup":        p.Group,
-		"topic":                p.Topic,
-		"queueId":              strconv.Itoa(int(p.QueueID)),
-		"queueOffset":          strconv.FormatInt(p.Offset, 10),
-		"maxMsgNums":           strconv.Itoa(int(p.MaxMsgs)),
-		"sysFlag":              strconv.Itoa(int(p.SysFlag)),
-		"commitOffset":         strconv.FormatInt(p.CommitOffset, 10),
-		"suspendTimeoutMillis": strconv.FormatInt(p.Suspend.Milliseconds(), 10),
-		"subVersion":           strconv.FormatInt(p.SubVersion, 10),
-		"expressionType":       body.ExpressionTag,
+	h := &protocol.PullMessageRequestHeader{
+		ConsumerGroup:        p.Group,
+		Topic:                p.Topic,
+		QueueID:              p.QueueID,
+		QueueOffset:          p.Offset,
+		MaxMsgNums:           p.MaxMsgs,
+		SysFlag:              p.SysFlag,
+		CommitOffset:         p.CommitOffset,
+		SuspendTimeoutMillis: p.Suspend.Milliseconds(),
+		SubVersion:           p.SubVersion,
+		ExpressionType:       protocol.Some(body.ExpressionTag),
 	}
 	if p.Sub != "" {
-		ext["subscription"] = p.Sub
+		h.Subscription = protocol.Some(p.Sub)
 	}
-	return protocol.NewRequest(protocol.PullMessage, ext, nil)
+	return protocol.NewHeaderRequest(protocol.PullMessage, h, nil)
 }
 
 // HeartbeatRequest is a consumer's HEART_BEAT for group with one subscription per topic (topic →
@@ -154,29 +159,39 @@ func HeartbeatRequest(t testing.TB, clientID, group string, subs map[string]stri
 	if err != nil {
 		t.Fatalf("marshal heartbeat: %v", err)
 	}
-	return protocol.NewRequest(protocol.HeartBeat, map[string]string{}, data)
+	return protocol.NewRequest(protocol.HeartBeat, nil, data)
 }
 
 // CreateTopicRequest is UPDATE_AND_CREATE_TOPIC with queues read and write queues, perm RW.
 func CreateTopicRequest(topic string, queues int) *protocol.Command {
-	q := strconv.Itoa(queues)
-	return protocol.NewRequest(protocol.UpdateAndCreateTopic, map[string]string{
-		"topic": topic, "defaultTopic": "TBW102", "readQueueNums": q, "writeQueueNums": q,
-		"perm": "6", "topicFilterType": body.SingleTag, "topicSysFlag": "0", "order": "false",
+	return protocol.NewHeaderRequest(protocol.UpdateAndCreateTopic, &protocol.CreateTopicRequestHeader{
+		Topic: topic, DefaultTopic: systopic.AutoCreate, ReadQueueNums: int32(queues), WriteQueueNums: int32(queues),
+		Perm: body.PermRead | body.PermWrite, TopicFilterType: protocol.Some(body.SingleTag),
+		TopicSysFlag: protocol.Some[int32](0), Order: protocol.Some(false),
 	}, nil)
 }
 
-// QueueRequest is a request naming a topic queue (GET_MAX_OFFSET, GET_MIN_OFFSET, ...).
+// QueueRequest is a request that names a topic queue and nothing else: GET_MAX_OFFSET,
+// GET_MIN_OFFSET or GET_EARLIEST_MSG_STORETIME.
 func QueueRequest(code protocol.RequestCode, topic string, queueID int32) *protocol.Command {
-	return protocol.NewRequest(code, map[string]string{"topic": topic, "queueId": strconv.Itoa(int(queueID))}, nil)
+	var h protocol.Header
+	switch code {
+	case protocol.GetMinOffset:
+		h = &protocol.GetMinOffsetRequestHeader{Topic: topic, QueueID: queueID}
+	case protocol.GetEarliestMsgStoreTime:
+		h = &protocol.GetEarliestMsgStoretimeRequestHeader{Topic: topic, QueueID: queueID}
+	default:
+		h = &protocol.GetMaxOffsetRequestHeader{Topic: topic, QueueID: queueID}
+	}
+	return protocol.NewHeaderRequest(code, h, nil)
 }
 
 // ExtInt parses a numeric ext field of cmd, failing the test when it is missing or malformed.
 func ExtInt(t testing.TB, cmd *protocol.Command, key string) int64 {
 	t.Helper()
-	v, ok := cmd.ExtFields[key]
+	v, ok := cmd.ExtFields.Lookup(key)
 	if !ok {
-		t.Fatalf("response (code %d %q) has no ext field %q: %v", cmd.Code, cmd.Remark, key, cmd.ExtFields)
+		t.Fatalf("response (code %d %q) has no ext field %q: %v", cmd.Code, cmd.Remark, key, cmd.ExtFields.Map())
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil {

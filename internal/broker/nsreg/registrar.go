@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"hash/crc32"
-	"strconv"
 	"sync"
 	"time"
 
@@ -133,21 +132,16 @@ func (r *Registrar) encodeBody() ([]byte, error) {
 	return b.Encode(r.opts.Compressed)
 }
 
-func (r *Registrar) identity() map[string]string {
-	return map[string]string{
-		"brokerName":  r.opts.BrokerName,
-		"brokerAddr":  r.opts.BrokerAddr,
-		"clusterName": r.opts.ClusterName,
-		"brokerId":    strconv.FormatInt(r.opts.BrokerID, 10),
-	}
-}
-
 func (r *Registrar) register(addr string, payload []byte) (Result, error) {
-	ext := r.identity()
-	ext["haServerAddr"] = r.opts.HAServerAddr
-	ext["compressed"] = strconv.FormatBool(r.opts.Compressed)
-	ext["bodyCrc32"] = strconv.FormatUint(uint64(crc32.ChecksumIEEE(payload)&0x7FFFFFFF), 10)
-	req := protocol.NewRequest(protocol.RegisterBroker, ext, payload)
+	req := protocol.NewHeaderRequest(protocol.RegisterBroker, &protocol.RegisterBrokerRequestHeader{
+		BrokerName:   r.opts.BrokerName,
+		BrokerAddr:   r.opts.BrokerAddr,
+		ClusterName:  r.opts.ClusterName,
+		HaServerAddr: r.opts.HAServerAddr,
+		BrokerID:     r.opts.BrokerID,
+		Compressed:   protocol.Some(r.opts.Compressed),
+		BodyCrc32:    protocol.Some(int32(crc32.ChecksumIEEE(payload) & 0x7FFFFFFF)),
+	}, payload)
 	ctx, cancel := context.WithTimeout(context.Background(), r.opts.Timeout)
 	defer cancel()
 	resp, err := r.client.Invoke(ctx, addr, req)
@@ -157,7 +151,11 @@ func (r *Registrar) register(addr string, payload []byte) (Result, error) {
 	if resp.ResponseCode() != protocol.Success {
 		return Result{}, fmt.Errorf("nsreg: %s answered %d: %s", addr, resp.Code, resp.Remark)
 	}
-	return Result{NamesrvAddr: addr, MasterAddr: resp.ExtFields["masterAddr"], HAServerAddr: resp.ExtFields["haServerAddr"]}, nil
+	var h protocol.RegisterBrokerResponseHeader
+	if err := h.Decode(resp.ExtFields); err != nil {
+		return Result{}, fmt.Errorf("nsreg: %s: %w", addr, err)
+	}
+	return Result{NamesrvAddr: addr, MasterAddr: h.MasterAddr.V, HAServerAddr: h.HaServerAddr.V}, nil
 }
 
 // Close stops the loop and unregisters from every nameserver. It is idempotent.
@@ -177,7 +175,9 @@ func (r *Registrar) unregisterAll() {
 			defer wg.Done()
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 			defer cancel()
-			resp, err := r.client.Invoke(ctx, addr, protocol.NewRequest(protocol.UnregisterBroker, r.identity(), nil))
+			resp, err := r.client.Invoke(ctx, addr, protocol.NewHeaderRequest(protocol.UnregisterBroker,
+				&protocol.UnregisterBrokerRequestHeader{BrokerName: r.opts.BrokerName, BrokerAddr: r.opts.BrokerAddr,
+					ClusterName: r.opts.ClusterName, BrokerID: r.opts.BrokerID}, nil))
 			if err == nil && resp.ResponseCode() != protocol.Success {
 				err = fmt.Errorf("answered %d: %s", resp.Code, resp.Remark)
 			}

@@ -28,7 +28,7 @@ type fakeNamesrv struct {
 func (f *fakeNamesrv) start(t *testing.T) string {
 	srv := remotingtest.StartServer(t, remoting.ServerOptions{}, func(s *remoting.Server) {
 		s.Handle(protocol.RegisterBroker, remoting.HandlerFunc(func(_ context.Context, _ *remoting.Conn, req *protocol.Command) *protocol.Command {
-			b, err := body.DecodeRegisterBrokerBody(req.Body, req.ExtFields["compressed"] == "true")
+			b, err := body.DecodeRegisterBrokerBody(req.Body, req.ExtFields.Get("compressed") == "true")
 			f.mu.Lock()
 			f.registered = append(f.registered, req)
 			if err == nil {
@@ -73,10 +73,10 @@ func TestRegistersWithEveryNamesrvAndUnregistersOnClose(t *testing.T) {
 			f.mu.Lock()
 			req, bodies := f.registered[0], f.bodies
 			f.mu.Unlock()
-			require.Equal(t, "b", req.ExtFields["brokerName"])
-			require.Equal(t, "0", req.ExtFields["brokerId"])
-			require.Equal(t, "C", req.ExtFields["clusterName"])
-			require.NotEqual(t, "0", req.ExtFields["bodyCrc32"])
+			require.Equal(t, "b", req.ExtFields.Get("brokerName"))
+			require.Equal(t, "0", req.ExtFields.Get("brokerId"))
+			require.Equal(t, "C", req.ExtFields.Get("clusterName"))
+			require.NotEqual(t, "0", req.ExtFields.Get("bodyCrc32"))
 			require.Len(t, bodies, 1)
 			require.Contains(t, bodies[0].TopicConfigSerializeWrapper.TopicConfigTable, "T")
 		}

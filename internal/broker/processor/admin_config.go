@@ -26,7 +26,7 @@ func (p *Processor) getBrokerConfig(_ context.Context, _ *remoting.Conn, req *pr
 		return nil, err
 	}
 	resp := success(req)
-	resp.ExtFields = map[string]string{"version": string(version)}
+	resp.SetExt("version", string(version))
 	if text := p.configText(); text != "" {
 		resp.Body = []byte(text)
 	}

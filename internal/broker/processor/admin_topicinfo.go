@@ -5,18 +5,18 @@ import (
 	"slices"
 	"time"
 
-	"github.com/rocketgo/rocketgo/internal/broker/topic"
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 // staticSystemTopicNames are Java TopicValidator's SYSTEM_TOPIC_SET entries that do not depend on
 // the broker's names.
 var staticSystemTopicNames = []string{
-	topic.AutoCreateTopicKey, topic.ScheduleTopic, topic.BenchmarkTopic, topic.TransHalfTopic,
-	topic.TraceTopic, topic.TransOpHalfTopic, topic.TransCheckMaxTimeTopic, topic.SelfTestTopic,
-	topic.OffsetMovedEventTopic,
+	systopic.AutoCreate, systopic.Schedule, systopic.Benchmark, systopic.TransHalf,
+	systopic.Trace, systopic.TransOpHalf, systopic.TransCheckMaxTime, systopic.SelfTest,
+	systopic.OffsetMovedEvent,
 }
 
 // getSystemTopicListFromBroker lists the system topics (GET_SYSTEM_TOPIC_LIST_FROM_BROKER): Java's

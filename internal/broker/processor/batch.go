@@ -4,11 +4,11 @@ import (
 	"context"
 	"strings"
 
-	"github.com/rocketgo/rocketgo/internal/broker/topic"
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 // sendBatch stores the messages of one SEND_BATCH_MESSAGE in one queue.
@@ -21,7 +21,7 @@ func (p *Processor) sendBatch(_ context.Context, c *remoting.Conn, req *protocol
 	if err != nil {
 		return nil, err
 	}
-	if strings.HasPrefix(t.topic, topic.RetryGroupTopicPrefix) {
+	if strings.HasPrefix(t.topic, systopic.RetryPrefix) {
 		return nil, fail(protocol.MessageIllegal, "batch request does not support retry group %s", t.topic)
 	}
 	if len(req.Body) > p.opts.MaxMessageSize {

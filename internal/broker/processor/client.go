@@ -7,10 +7,10 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/rocketgo/rocketgo/internal/broker/client"
-	"github.com/rocketgo/rocketgo/internal/broker/topic"
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 // heartbeat registers a client's producer and consumer groups (HEART_BEAT).
@@ -23,7 +23,7 @@ func (p *Processor) heartbeat(_ context.Context, c *remoting.Conn, req *protocol
 	for _, cd := range hb.ConsumerDataSet {
 		if cfg, ok := p.Groups.FindOrCreate(cd.GroupName); ok {
 			perm := body.PermRead | body.PermWrite
-			p.Topics.CreateTopicInSendMessageBack(topic.RetryTopic(cd.GroupName), cfg.RetryQueueNums, perm, 0)
+			p.Topics.CreateTopicInSendMessageBack(systopic.Retry(cd.GroupName), cfg.RetryQueueNums, perm, 0)
 		}
 		if p.Consumers.Register(cd.GroupName, ch, cd) {
 			p.lg.Info("consumer group changed", zap.String("group", cd.GroupName), zap.String("client", hb.ClientID))

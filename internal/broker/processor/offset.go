@@ -15,7 +15,7 @@ func queueRef(f *protocol.FieldReader) (string, int32) {
 // answerOffset answers SUCCESS with one ext field.
 func answerOffset(req *protocol.Command, key string, v int64) *protocol.Command {
 	resp := success(req)
-	resp.ExtFields = map[string]string{key: itoa64(v)}
+	resp.SetExt(key, itoa64(v))
 	return resp
 }
 

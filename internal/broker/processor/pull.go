@@ -73,12 +73,10 @@ func (p *Processor) pull(c *remoting.Conn, req *protocol.Command, h *pullHeader,
 	}
 	code, suggest := p.pullRoute(pullResponseCode(r.Status, h.queueOffset), gc, r.SuggestPullingFromSlave)
 	resp := protocol.NewResponse(req, code, r.Status.String())
-	resp.ExtFields = map[string]string{
-		"suggestWhichBrokerId": itoa64(suggest),
-		"nextBeginOffset":      itoa64(r.NextBeginOffset),
-		"minOffset":            itoa64(r.MinOffset),
-		"maxOffset":            itoa64(r.MaxOffset),
-	}
+	resp.SetExt("suggestWhichBrokerId", itoa64(suggest))
+	resp.SetExt("nextBeginOffset", itoa64(r.NextBeginOffset))
+	resp.SetExt("minOffset", itoa64(r.MinOffset))
+	resp.SetExt("maxOffset", itoa64(r.MaxOffset))
 	switch {
 	case code == protocol.Success:
 		p.Metrics.MessagesOut(h.topic, h.group, r.MessageCount(), r.BufferTotalSize)

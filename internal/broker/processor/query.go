@@ -30,10 +30,8 @@ func (p *Processor) queryMessage(_ context.Context, _ *remoting.Conn, req *proto
 		return nil, fail(protocol.QueryNotFound, "can not find message, maybe time range not correct")
 	}
 	resp := success(req)
-	resp.ExtFields = map[string]string{
-		"indexLastUpdateTimestamp": itoa64(r.IndexLastUpdateTimestamp),
-		"indexLastUpdatePhyoffset": itoa64(r.IndexLastUpdatePhyOffset),
-	}
+	resp.SetExt("indexLastUpdateTimestamp", itoa64(r.IndexLastUpdateTimestamp))
+	resp.SetExt("indexLastUpdatePhyoffset", itoa64(r.IndexLastUpdatePhyOffset))
 	resp.BodyParts, resp.Release = r.Records, r.Release
 	return resp, nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 // sendTarget is where a checked send goes.
@@ -80,7 +81,7 @@ func (p *Processor) checkSend(h *sendHeader, req *protocol.Command) (sendTarget,
 	if err := topic.ValidateTopic(h.topic); err != nil {
 		return sendTarget{}, fail(protocol.MessageIllegal, "%s topic: %q", err.Error(), h.topic)
 	}
-	if topic.IsNotAllowedSendTopic(h.topic) {
+	if systopic.IsNotAllowedSend(h.topic) {
 		return sendTarget{}, fail(protocol.NoPermission, "Sending message to topic[%s] is forbidden.", h.topic)
 	}
 	cfg, ok := p.Topics.Get(h.topic)
@@ -89,7 +90,7 @@ func (p *Processor) checkSend(h *sendHeader, req *protocol.Command) (sendTarget,
 		if h.unitMode {
 			sysFlag = 1 // TopicSysFlag UNIT
 		}
-		if strings.HasPrefix(h.topic, topic.RetryGroupTopicPrefix) {
+		if strings.HasPrefix(h.topic, systopic.RetryPrefix) {
 			cfg, ok = p.Topics.CreateTopicInSendMessageBack(h.topic, 1, body.PermRead|body.PermWrite, sysFlag), true
 		} else {
 			cfg, ok = p.Topics.CreateTopicInSendMessage(h.topic, h.defaultTopic, int(h.defaultTopicQueueNums), sysFlag)
@@ -104,7 +105,7 @@ func (p *Processor) checkSend(h *sendHeader, req *protocol.Command) (sendTarget,
 	qid := h.queueID
 	if limit := int32(max(cfg.ReadQueueNums, cfg.WriteQueueNums)); qid >= limit {
 		return sendTarget{}, fail(protocol.SystemError, "request queueId[%d] is illegal, topic %s has %d queues, producer: %s",
-			qid, h.topic, limit, req.ExtFields["a"]+req.ExtFields["producerGroup"])
+			qid, h.topic, limit, req.ExtFields.Get("a")+req.ExtFields.Get("producerGroup"))
 	}
 	if qid < 0 {
 		qid = rand.Int32N(int32(max(cfg.WriteQueueNums, 1)))
@@ -115,7 +116,7 @@ func (p *Processor) checkSend(h *sendHeader, req *protocol.Command) (sendTarget,
 // retryOrDLQ moves a message sent to a %RETRY% topic that has been reconsumed too often to the
 // group's dead-letter queue (Java handleRetryAndDLQ); dlq reports that it did.
 func (p *Processor) retryOrDLQ(h *sendHeader, t sendTarget) (_ sendTarget, dlq bool, _ error) {
-	group, ok := strings.CutPrefix(t.topic, topic.RetryGroupTopicPrefix)
+	group, ok := strings.CutPrefix(t.topic, systopic.RetryPrefix)
 	if !ok {
 		return t, false, nil
 	}
@@ -130,7 +131,7 @@ func (p *Processor) retryOrDLQ(h *sendHeader, t sendTarget) (_ sendTarget, dlq b
 	if h.reconsumeTimes < maxTimes {
 		return t, false, nil
 	}
-	name := topic.DLQTopic(group)
+	name := systopic.DLQ(group)
 	cfg := p.Topics.CreateTopicInSendMessageBack(name, 1, body.PermRead|body.PermWrite, 0)
 	return sendTarget{topic: name, queueID: 0, cfg: cfg}, true, nil
 }
@@ -167,13 +168,11 @@ func (p *Processor) sendResponse(req *protocol.Command, res *store.PutResult, qu
 		var buf [64]byte
 		ids = res.AppendMsgIDs(buf[:0])
 	}
-	resp.ExtFields = map[string]string{
-		"msgId":       string(ids),
-		"queueId":     strconv.FormatInt(int64(queueID), 10),
-		"queueOffset": strconv.FormatInt(res.QueueOffset, 10),
-		"MSG_REGION":  p.opts.RegionID,
-		"TRACE_ON":    strconv.FormatBool(p.opts.TraceOn),
-	}
+	resp.SetExt("msgId", string(ids))
+	resp.SetExt("queueId", strconv.FormatInt(int64(queueID), 10))
+	resp.SetExt("queueOffset", strconv.FormatInt(res.QueueOffset, 10))
+	resp.SetExt("MSG_REGION", p.opts.RegionID)
+	resp.SetExt("TRACE_ON", strconv.FormatBool(p.opts.TraceOn))
 	return resp, nil
 }
 

@@ -6,12 +6,12 @@ import (
 	"strconv"
 
 	"github.com/rocketgo/rocketgo/internal/broker/schedule"
-	"github.com/rocketgo/rocketgo/internal/broker/topic"
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 // consumerSendMsgBack re-sends a message its consumer failed to process (CONSUMER_SEND_MSG_BACK):
@@ -55,11 +55,11 @@ func (p *Processor) consumerSendMsgBack(_ context.Context, _ *remoting.Conn, req
 		}
 		props[message.PropertyOriginMessageID] = originMsgID
 	}
-	target, queueID := topic.RetryTopic(group), rand.Int32N(int32(gc.RetryQueueNums))
+	target, queueID := systopic.Retry(group), rand.Int32N(int32(gc.RetryQueueNums))
 	p.Topics.CreateTopicInSendMessageBack(target, gc.RetryQueueNums, body.PermRead|body.PermWrite, 0)
 	dlq := orig.ReconsumeTimes >= maxTimes || delayLevel < 0
 	if dlq {
-		target, queueID = topic.DLQTopic(group), 0
+		target, queueID = systopic.DLQ(group), 0
 		p.Topics.CreateTopicInSendMessageBack(target, 1, body.PermRead|body.PermWrite, 0)
 		delete(props, message.PropertyDelayTimeLevel)
 	} else {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 // DelayLevel reads a message's DELAY property: 0 when it has none (or not a number).
@@ -37,6 +38,6 @@ func Defer(m *store.Message, level, maxLevel int) {
 	props[message.PropertyRealQueueID] = strconv.Itoa(int(m.QueueID))
 	props[message.PropertyDelayTimeLevel] = strconv.Itoa(level)
 	m.Properties = message.EncodeProperties(props)
-	m.Topic = message.ScheduleTopic
+	m.Topic = systopic.Schedule
 	m.QueueID = int32(level - 1)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 // Store is what the service needs of the message store.
@@ -124,7 +125,7 @@ func (s *Service) deliverDue(level int) {
 	delay := s.opts.Levels[level-1].Milliseconds()
 	off := s.offset(level)
 	for {
-		r := s.st.GetMessage(scheduleGroup, message.ScheduleTopic, queue, off, 32, nil)
+		r := s.st.GetMessage(scheduleGroup, systopic.Schedule, queue, off, 32, nil)
 		if r == nil {
 			return
 		}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 
 	"github.com/rocketgo/rocketgo/internal/broker/configfile"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 // Built-in consumer groups (Java MixAll).
@@ -24,18 +24,16 @@ const (
 	OnsAPIPullGroup          = "CID_ONSAPI_PULL"
 	OnsAPIPermissionGroup    = "CID_ONSAPI_PERMISSION"
 	OnsAPIOwnerGroup         = "CID_ONSAPI_OWNER"
-	SysTransGroup            = "CID_RMQ_SYS_TRANS"
-	SysGroupPrefix           = "CID_RMQ_SYS_"
 	subscriptionGroupFileRel = "config/subscriptionGroup.json"
 )
 
 var builtinGroups = []string{
 	ToolsConsumerGroup, FilterSrvConsumerGroup, SelfTestConsumerGroup, OnsHTTPProxyGroup,
-	OnsAPIPullGroup, OnsAPIPermissionGroup, OnsAPIOwnerGroup, SysTransGroup,
+	OnsAPIPullGroup, OnsAPIPermissionGroup, OnsAPIOwnerGroup, systopic.TransCheckGroup,
 }
 
 // IsSysGroup reports groups that are created on demand even without autoCreateSubscriptionGroup.
-func IsSysGroup(group string) bool { return strings.HasPrefix(group, SysGroupPrefix) }
+func IsSysGroup(group string) bool { return systopic.IsSystemGroup(group) }
 
 // ErrEmptyGroupName rejects a config without a group name.
 var ErrEmptyGroupName = errors.New("subscription: empty group name")

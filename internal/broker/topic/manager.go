@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 
 	"github.com/rocketgo/rocketgo/internal/broker/configfile"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 // Options configures a Manager. Start from DefaultOptions.
@@ -47,7 +47,7 @@ func DefaultOptions() Options {
 		DefaultTopicQueueNums: 8,
 		ClusterTopicEnable:    true,
 		BrokerTopicEnable:     true,
-		MsgTraceTopicName:     TraceTopic,
+		MsgTraceTopicName:     systopic.Trace,
 	}
 }
 
@@ -90,10 +90,10 @@ func New(opts Options, lg *zap.Logger) (*Manager, error) {
 		opts.DefaultTopicQueueNums = 8
 	}
 	if opts.MsgTraceTopicName == "" {
-		opts.MsgTraceTopicName = TraceTopic
+		opts.MsgTraceTopicName = systopic.Trace
 	}
 	m := &Manager{opts: opts, lg: lg, file: configfile.NewPersister(ConfigPath(opts.StorePathRootDir)), system: map[string]bool{}}
-	for name := range staticSystemTopics {
+	for _, name := range systopic.Static() {
 		m.system[name] = true
 	}
 	m.mu.topics = map[string]body.TopicConfig{}
@@ -119,11 +119,11 @@ func (m *Manager) builtinTopics() []body.TopicConfig {
 		return tc
 	}
 	rw := body.PermRead | body.PermWrite
-	out := []body.TopicConfig{mk(SelfTestTopic, 1, rw)}
+	out := []body.TopicConfig{mk(systopic.SelfTest, 1, rw)}
 	if o.AutoCreateTopicEnable {
-		out = append(out, mk(AutoCreateTopicKey, o.DefaultTopicQueueNums, body.PermInherit|rw))
+		out = append(out, mk(systopic.AutoCreate, o.DefaultTopicQueueNums, body.PermInherit|rw))
 	}
-	out = append(out, mk(BenchmarkTopic, 1024, rw))
+	out = append(out, mk(systopic.Benchmark, 1024, rw))
 	clusterPerm, brokerPerm := body.PermInherit, body.PermInherit
 	if o.ClusterTopicEnable {
 		clusterPerm |= rw
@@ -138,15 +138,15 @@ func (m *Manager) builtinTopics() []body.TopicConfig {
 		out = append(out, mk(o.BrokerName, 1, brokerPerm))
 	}
 	out = append(out,
-		mk(OffsetMovedEventTopic, 1, rw),
-		mk(ScheduleTopic, ScheduleTopicQueueNums, rw))
+		mk(systopic.OffsetMovedEvent, 1, rw),
+		mk(systopic.Schedule, ScheduleTopicQueueNums, rw))
 	if o.TraceTopicEnable {
 		out = append(out, mk(o.MsgTraceTopicName, 1, rw))
 	}
 	out = append(out,
-		mk(ReplyTopic(o.ClusterName), 1, rw),
-		mk(TransHalfTopic, 1, rw),
-		mk(TransOpHalfTopic, 1, rw))
+		mk(systopic.Reply(o.ClusterName), 1, rw),
+		mk(systopic.TransHalf, 1, rw),
+		mk(systopic.TransOpHalf, 1, rw))
 	return out
 }
 
@@ -194,7 +194,7 @@ func (m *Manager) IsOrderTopic(topic string) bool {
 
 // IsSystemTopic reports the built-in topics of this broker and rmq_sys_* topics.
 func (m *Manager) IsSystemTopic(topic string) bool {
-	return m.system[topic] || strings.HasPrefix(topic, SystemTopicPrefix)
+	return m.system[topic] || systopic.IsSystem(topic)
 }
 
 // Topics returns the sorted topic names.

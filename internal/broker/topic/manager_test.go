@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 type fakeClock struct {
@@ -45,16 +46,16 @@ func newManager(t *testing.T, o Options) *Manager {
 func TestBuiltinTopics(t *testing.T) {
 	m := newManager(t, testOptions(t))
 	for name, want := range map[string][2]int{ // queues, perm
-		SelfTestTopic:         {1, 6},
-		AutoCreateTopicKey:    {8, 7},
-		BenchmarkTopic:        {1024, 6},
-		"c1":                  {16, 7},
-		"broker-a":            {1, 7},
-		OffsetMovedEventTopic: {1, 6},
-		ScheduleTopic:         {18, 6},
-		"c1_REPLY_TOPIC":      {1, 6},
-		TransHalfTopic:        {1, 6},
-		TransOpHalfTopic:      {1, 6},
+		systopic.SelfTest:         {1, 6},
+		systopic.AutoCreate:       {8, 7},
+		systopic.Benchmark:        {1024, 6},
+		"c1":                      {16, 7},
+		"broker-a":                {1, 7},
+		systopic.OffsetMovedEvent: {1, 6},
+		systopic.Schedule:         {18, 6},
+		"c1_REPLY_TOPIC":          {1, 6},
+		systopic.TransHalf:        {1, 6},
+		systopic.TransOpHalf:      {1, 6},
 	} {
 		tc, ok := m.Get(name)
 		require.True(t, ok, name)
@@ -63,7 +64,7 @@ func TestBuiltinTopics(t *testing.T) {
 		require.Equal(t, want[1], tc.Perm, name)
 		require.True(t, m.IsSystemTopic(name), name)
 	}
-	require.False(t, m.Contains(TraceTopic))
+	require.False(t, m.Contains(systopic.Trace))
 	require.True(t, m.IsSystemTopic("rmq_sys_anything"))
 	require.False(t, m.IsSystemTopic("TopicTest"))
 	require.Equal(t, int64(0), m.DataVersion().Counter, "built-ins do not bump the version")
@@ -74,12 +75,12 @@ func TestBuiltinTopics(t *testing.T) {
 	o.BrokerTopicEnable = false
 	o.TraceTopicEnable = true
 	m = newManager(t, o)
-	require.False(t, m.Contains(AutoCreateTopicKey))
+	require.False(t, m.Contains(systopic.AutoCreate))
 	tc, _ := m.Get("c1")
 	require.Equal(t, body.PermInherit, tc.Perm)
 	tc, _ = m.Get("broker-a")
 	require.Equal(t, body.PermInherit, tc.Perm)
-	require.True(t, m.Contains(TraceTopic))
+	require.True(t, m.Contains(systopic.Trace))
 }
 
 func TestCreateTopicInSendMessage(t *testing.T) {
@@ -89,7 +90,7 @@ func TestCreateTopicInSendMessage(t *testing.T) {
 	m := newManager(t, o)
 	v0 := m.DataVersion()
 
-	tc, ok := m.CreateTopicInSendMessage("TopicTest", AutoCreateTopicKey, 4, 0)
+	tc, ok := m.CreateTopicInSendMessage("TopicTest", systopic.AutoCreate, 4, 0)
 	require.True(t, ok)
 	require.Equal(t, body.TopicConfig{TopicName: "TopicTest", ReadQueueNums: 4, WriteQueueNums: 4, Perm: 6, TopicFilterType: body.SingleTag}, tc)
 	require.Len(t, changes, 1)
@@ -98,13 +99,13 @@ func TestCreateTopicInSendMessage(t *testing.T) {
 	require.Equal(t, v0.Counter+1, v1.Counter)
 	require.Greater(t, v1.Timestamp, v0.Timestamp)
 
-	again, ok := m.CreateTopicInSendMessage("TopicTest", AutoCreateTopicKey, 2, 0)
+	again, ok := m.CreateTopicInSendMessage("TopicTest", systopic.AutoCreate, 2, 0)
 	require.True(t, ok)
 	require.Equal(t, tc, again, "an existing topic is returned unchanged")
 	require.Len(t, changes, 1)
 	require.Equal(t, v1, m.DataVersion())
 
-	tc, ok = m.CreateTopicInSendMessage("Big", AutoCreateTopicKey, 16, 3)
+	tc, ok = m.CreateTopicInSendMessage("Big", systopic.AutoCreate, 16, 3)
 	require.True(t, ok)
 	require.Equal(t, 8, tc.WriteQueueNums, "capped by the default topic's write queues")
 	require.Equal(t, 3, tc.TopicSysFlag)
@@ -115,7 +116,7 @@ func TestCreateTopicInSendMessage(t *testing.T) {
 
 	_, ok = m.CreateTopicInSendMessage("NoDefault", "missing", 4, 0)
 	require.False(t, ok)
-	_, ok = m.CreateTopicInSendMessage("NoInherit", SelfTestTopic, 4, 0)
+	_, ok = m.CreateTopicInSendMessage("NoInherit", systopic.SelfTest, 4, 0)
 	require.False(t, ok)
 	require.False(t, m.Contains("NoDefault"))
 	require.False(t, m.Contains("NoInherit"))
@@ -134,8 +135,8 @@ func TestTBW102LeftOverWithoutAutoCreate(t *testing.T) {
 	require.NoError(t, newManager(t, o).Persist())
 	o.AutoCreateTopicEnable = false
 	m := newManager(t, o)
-	require.True(t, m.Contains(AutoCreateTopicKey), "loaded from topics.json")
-	_, ok := m.CreateTopicInSendMessage("TopicTest", AutoCreateTopicKey, 4, 0)
+	require.True(t, m.Contains(systopic.AutoCreate), "loaded from topics.json")
+	_, ok := m.CreateTopicInSendMessage("TopicTest", systopic.AutoCreate, 4, 0)
 	require.False(t, ok, "TBW102 no longer inherits once autoCreateTopicEnable is off")
 }
 
@@ -144,9 +145,9 @@ func TestCreateTopicInSendMessageBack(t *testing.T) {
 	calls := 0
 	o.OnChange = func(Change) { calls++ }
 	m := newManager(t, o)
-	tc := m.CreateTopicInSendMessageBack(RetryTopic("g1"), 1, body.PermRead|body.PermWrite, 0)
+	tc := m.CreateTopicInSendMessageBack(systopic.Retry("g1"), 1, body.PermRead|body.PermWrite, 0)
 	require.Equal(t, body.TopicConfig{TopicName: "%RETRY%g1", ReadQueueNums: 1, WriteQueueNums: 1, Perm: 6, TopicFilterType: body.SingleTag}, tc)
-	require.Equal(t, tc, m.CreateTopicInSendMessageBack(RetryTopic("g1"), 4, 2, 0))
+	require.Equal(t, tc, m.CreateTopicInSendMessageBack(systopic.Retry("g1"), 4, 2, 0))
 	require.Equal(t, 1, calls)
 }
 
@@ -191,11 +192,11 @@ func TestUpdateOrderTopicConfig(t *testing.T) {
 func TestRegistrationWrapperMasksPerm(t *testing.T) {
 	m := newManager(t, testOptions(t))
 	w := m.RegistrationWrapper(body.PermRead | body.PermWrite)
-	require.Equal(t, 7, w.TopicConfigTable[AutoCreateTopicKey].Perm)
+	require.Equal(t, 7, w.TopicConfigTable[systopic.AutoCreate].Perm)
 	w = m.RegistrationWrapper(body.PermRead)
-	require.Equal(t, body.PermRead, w.TopicConfigTable[AutoCreateTopicKey].Perm)
-	require.Equal(t, body.PermRead, w.TopicConfigTable[SelfTestTopic].Perm)
-	tc, _ := m.Get(AutoCreateTopicKey)
+	require.Equal(t, body.PermRead, w.TopicConfigTable[systopic.AutoCreate].Perm)
+	require.Equal(t, body.PermRead, w.TopicConfigTable[systopic.SelfTest].Perm)
+	tc, _ := m.Get(systopic.AutoCreate)
 	require.Equal(t, 7, tc.Perm, "the table itself is untouched")
 }
 
@@ -215,7 +216,7 @@ func TestLoadJavaFileAndBackup(t *testing.T) {
 	require.True(t, ok, "loaded from the backup")
 	require.Equal(t, 4, tc.ReadQueueNums)
 	require.Equal(t, body.DataVersion{Counter: 5, Timestamp: 1600000000000}, m.DataVersion())
-	require.True(t, m.Contains(SelfTestTopic), "built-ins stay")
+	require.True(t, m.Contains(systopic.SelfTest), "built-ins stay")
 
 	require.NoError(t, os.WriteFile(path+".bak", []byte("garbage"), 0o644))
 	_, err := New(o, nil)
@@ -231,7 +232,7 @@ func TestConcurrentCreatesAllPersisted(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for j := range 5 {
-				_, ok := m.CreateTopicInSendMessage(fmt.Sprintf("T%d_%d", i, j), AutoCreateTopicKey, 4, 0)
+				_, ok := m.CreateTopicInSendMessage(fmt.Sprintf("T%d_%d", i, j), systopic.AutoCreate, 4, 0)
 				require.True(t, ok)
 				_, _ = m.Get("TopicTest")
 			}

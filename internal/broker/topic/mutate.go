@@ -6,6 +6,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 // Put creates or replaces a topic (UPDATE_AND_CREATE_TOPIC) and persists the table.
@@ -69,7 +70,7 @@ func (m *Manager) CreateTopicInSendMessage(topic, defaultTopic string, clientQue
 		return body.TopicConfig{}, false
 	}
 	perm := def.Perm
-	if defaultTopic == AutoCreateTopicKey && !m.opts.AutoCreateTopicEnable {
+	if defaultTopic == systopic.AutoCreate && !m.opts.AutoCreateTopicEnable {
 		perm = body.PermRead | body.PermWrite // TBW102 left in topics.json no longer inherits
 	}
 	if perm&body.PermInherit == 0 {

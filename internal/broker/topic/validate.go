@@ -5,34 +5,13 @@ import (
 	"strings"
 )
 
-// Names of the built-in topics and prefixes (Java TopicValidator, MixAll).
+// Sizes of topics (Java TopicValidator, TopicConfigManager); the system topics' names are in
+// pkg/protocol/systopic.
 const (
-	AutoCreateTopicKey       = "TBW102"
-	ScheduleTopic            = "SCHEDULE_TOPIC_XXXX"
-	BenchmarkTopic           = "BenchmarkTest"
-	TransHalfTopic           = "RMQ_SYS_TRANS_HALF_TOPIC"
-	TransOpHalfTopic         = "RMQ_SYS_TRANS_OP_HALF_TOPIC"
-	TransCheckMaxTimeTopic   = "TRANS_CHECK_MAX_TIME_TOPIC"
-	TraceTopic               = "RMQ_SYS_TRACE_TOPIC"
-	SelfTestTopic            = "SELF_TEST_TOPIC"
-	OffsetMovedEventTopic    = "OFFSET_MOVED_EVENT"
-	SystemTopicPrefix        = "rmq_sys_"
-	RetryGroupTopicPrefix    = "%RETRY%"
-	DLQGroupTopicPrefix      = "%DLQ%"
-	ReplyTopicPostfix        = "REPLY_TOPIC"
 	ScheduleTopicQueueNums   = 18
 	MaxTopicLength           = 127
 	defaultSystemTopicQueues = 1
 )
-
-// RetryTopic returns the retry topic of a consumer group.
-func RetryTopic(group string) string { return RetryGroupTopicPrefix + group }
-
-// DLQTopic returns the dead-letter topic of a consumer group.
-func DLQTopic(group string) string { return DLQGroupTopicPrefix + group }
-
-// ReplyTopic returns the request/reply topic of a cluster.
-func ReplyTopic(cluster string) string { return cluster + "_" + ReplyTopicPostfix }
 
 // Validation errors; their texts are Java's remarks.
 var (
@@ -67,29 +46,3 @@ func ValidName(s string) bool {
 	}
 	return true
 }
-
-// staticSystemTopics are system topics whatever the broker's names (Java TopicValidator).
-var staticSystemTopics = map[string]bool{
-	AutoCreateTopicKey:     true,
-	ScheduleTopic:          true,
-	BenchmarkTopic:         true,
-	TransHalfTopic:         true,
-	TraceTopic:             true,
-	TransOpHalfTopic:       true,
-	TransCheckMaxTimeTopic: true,
-	SelfTestTopic:          true,
-	OffsetMovedEventTopic:  true,
-}
-
-// notAllowedSendTopics refuse messages from clients (Java TopicValidator.isNotAllowedSendTopic).
-var notAllowedSendTopics = map[string]bool{
-	ScheduleTopic:          true,
-	TransHalfTopic:         true,
-	TransOpHalfTopic:       true,
-	TransCheckMaxTimeTopic: true,
-	SelfTestTopic:          true,
-	OffsetMovedEventTopic:  true,
-}
-
-// IsNotAllowedSendTopic reports topics clients may not send to.
-func IsNotAllowedSendTopic(topic string) bool { return notAllowedSendTopics[topic] }

@@ -12,6 +12,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 // maxQueueProcessTime bounds one pass over one half queue (Java MAX_QUEUE_PROCESS_TIME).
@@ -26,7 +27,7 @@ func (s *Service) Check() {
 	s.checkMu.Lock()
 	defer s.checkMu.Unlock()
 	queues := int32(1)
-	if cfg, ok := s.topics.Get(HalfTopic); ok {
+	if cfg, ok := s.topics.Get(systopic.TransHalf); ok {
 		queues = int32(cfg.ReadQueueNums)
 	}
 	for q := int32(0); q < queues && !s.stopping(); q++ {
@@ -41,13 +42,13 @@ type queuePass struct {
 	ops   *opReader
 }
 
-// checkQueue walks one half queue from CheckGroup's offset and moves the offset past every half
+// checkQueue walks one half queue from the check group's offset and moves the offset past every half
 // message it settled: ended by an op message, discarded, or put back and checked.
 func (s *Service) checkQueue(q int32) {
 	begin := s.opts.Now()
-	halfOff := s.consumeOffset(HalfTopic, q)
-	opOff := s.consumeOffset(OpTopic, q)
-	end := s.st.MaxOffsetInQueue(HalfTopic, q) // copies put back during the pass lie beyond it
+	halfOff := s.consumeOffset(systopic.TransHalf, q)
+	opOff := s.consumeOffset(systopic.TransOpHalf, q)
+	end := s.st.MaxOffsetInQueue(systopic.TransHalf, q) // copies put back during the pass lie beyond it
 	p := &queuePass{s: s, start: begin.UnixMilli(), ops: newOpReader(s, q, opOff, halfOff)}
 	p.ops.fill()
 	next := halfOff
@@ -70,10 +71,10 @@ func (s *Service) checkQueue(q int32) {
 		next++
 	}
 	if next != halfOff {
-		s.offsets.Commit(CheckGroup, HalfTopic, q, next)
+		s.offsets.Commit(systopic.TransCheckGroup, systopic.TransHalf, q, next)
 	}
 	if newOp := p.ops.newOffset(); newOp != opOff {
-		s.offsets.Commit(CheckGroup, OpTopic, q, newOp)
+		s.offsets.Commit(systopic.TransCheckGroup, systopic.TransOpHalf, q, newOp)
 	}
 }
 
@@ -188,14 +189,14 @@ func (s *Service) checkRequest(m *store.Message, props map[string]string, res *s
 		return nil, err
 	}
 	uniq := props[message.PropertyUniqClientMessageID]
-	return protocol.NewRequest(protocol.CheckTransactionState, map[string]string{
-		"tranStateTableOffset": strconv.FormatInt(res.QueueOffset, 10),
-		"commitLogOffset":      strconv.FormatInt(res.WroteOffset, 10),
-		"msgId":                uniq,
-		"transactionId":        uniq,
-		"offsetMsgId":          res.MsgID(),
-		"topic":                realTopic,
-		"brokerName":           s.opts.BrokerName,
+	return protocol.NewHeaderRequest(protocol.CheckTransactionState, &protocol.CheckTransactionStateRequestHeader{
+		Topic:                protocol.Some(realTopic),
+		TranStateTableOffset: res.QueueOffset,
+		CommitLogOffset:      res.WroteOffset,
+		MsgID:                protocol.Some(uniq),
+		TransactionID:        protocol.Some(uniq),
+		OffsetMsgID:          protocol.Some(res.MsgID()),
+		BrokerName:           protocol.Some(s.opts.BrokerName),
 	}, b), nil
 }
 
@@ -230,9 +231,9 @@ func (s *Service) tooOld(half *message.MessageExt) bool {
 	return s.nowMillis()-half.BornTimestamp > s.opts.FileReservedTime.Milliseconds()
 }
 
-// consumeOffset is CheckGroup's offset of a queue, or the queue's first offset when it has none.
+// consumeOffset is the check group's offset of a queue, or the queue's first offset when it has none.
 func (s *Service) consumeOffset(topic string, q int32) int64 {
-	if off, ok := s.offsets.Query(CheckGroup, topic, q); ok && off >= 0 {
+	if off, ok := s.offsets.Query(systopic.TransCheckGroup, topic, q); ok && off >= 0 {
 		return off
 	}
 	return s.st.MinOffsetInQueue(topic, q)
@@ -241,7 +242,7 @@ func (s *Service) consumeOffset(topic string, q int32) int64 {
 // halfAt reads the half message at queue offset off. When there is none it returns ok=false and
 // the offset reading should go on from: past off when the queue's start moved beyond it.
 func (s *Service) halfAt(q int32, off int64) (half *message.MessageExt, moved int64, ok bool) {
-	r := s.st.GetMessage(CheckGroup, HalfTopic, q, off, 1, nil)
+	r := s.st.GetMessage(systopic.TransCheckGroup, systopic.TransHalf, q, off, 1, nil)
 	if r == nil {
 		return nil, off, false
 	}
@@ -262,7 +263,7 @@ func (s *Service) halfAt(q int32, off int64) (half *message.MessageExt, moved in
 	}
 }
 
-// opReader reads one op queue during a pass, from CheckGroup's offset, opBatch messages at a time.
+// opReader reads one op queue during a pass, from the check group's offset, opBatch messages at a time.
 type opReader struct {
 	s         *Service
 	queueID   int32
@@ -286,7 +287,7 @@ func (r *opReader) fill() {
 	if r.exhausted {
 		return
 	}
-	res := r.s.st.GetMessage(CheckGroup, OpTopic, r.queueID, r.next, opBatch, nil)
+	res := r.s.st.GetMessage(systopic.TransCheckGroup, systopic.TransOpHalf, r.queueID, r.next, opBatch, nil)
 	if res == nil {
 		r.exhausted = true
 		return

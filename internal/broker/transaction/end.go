@@ -7,6 +7,7 @@ import (
 
 	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 // States a producer ends a transaction with (END_TRANSACTION commitOrRollback): the transaction
@@ -85,7 +86,7 @@ func (s *Service) End(r EndRequest) error {
 // Java, that it is a half message at all.
 func matchHalf(half *message.MessageExt, r EndRequest) error {
 	switch {
-	case half.Topic != HalfTopic:
+	case half.Topic != systopic.TransHalf:
 		return &EndError{Reason: fmt.Sprintf("the message at commitLogOffset %d is in topic %s, not a half message", r.CommitLogOffset, half.Topic)}
 	case half.Props[message.PropertyProducerGroup] != r.ProducerGroup:
 		return &EndError{Reason: fmt.Sprintf("The producer group wrong: the half message's is %q, the request's %q",

@@ -8,20 +8,15 @@ import (
 	"strings"
 
 	"github.com/rocketgo/rocketgo/internal/broker/schedule"
-	"github.com/rocketgo/rocketgo/internal/broker/topic"
 	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
-// Names the transaction machinery stores under (Java TransactionalMessageUtil).
+// Half messages are stored in systopic.TransHalf (one queue), the op messages that settle them
+// in systopic.TransOpHalf, and systopic.TransCheckGroup's offsets of both record how far the
+// check-back loop got (Java TransactionalMessageUtil).
 const (
-	// HalfTopic holds half messages, one queue (RMQ_SYS_TRANS_HALF_TOPIC).
-	HalfTopic = topic.TransHalfTopic
-	// OpTopic holds the op messages that settle them (RMQ_SYS_TRANS_OP_HALF_TOPIC).
-	OpTopic = topic.TransOpHalfTopic
-	// CheckGroup is the consumer group whose offsets of HalfTopic and OpTopic record how far the
-	// check-back loop got.
-	CheckGroup = "CID_RMQ_SYS_TRANS"
 	// RemoveTag is the tag of an op message: the half message it names was committed or rolled back.
 	RemoveTag = "d"
 )
@@ -40,7 +35,7 @@ func IsHalfSend(props string, reconsumeTimes int32) bool {
 
 // toHalf rewrites m into its half form (Java parseHalfMessageInner): the real topic and queue move
 // to REAL_TOPIC/REAL_QID, the transaction bits of sysFlag are reset to NOT so that the half queue
-// and the index get entries for it, and m goes to HalfTopic queue 0. A DELAY level stays in the
+// and the index get entries for it, and m goes to the half topic's queue 0. A DELAY level stays in the
 // properties and applies when the message is committed.
 func toHalf(m *store.Message) {
 	props := message.ParseProperties(m.Properties)
@@ -48,7 +43,7 @@ func toHalf(m *store.Message) {
 	props[message.PropertyRealQueueID] = strconv.Itoa(int(m.QueueID))
 	m.Properties = message.EncodeProperties(props)
 	m.SysFlag = message.SetTransactionType(m.SysFlag, message.SysFlagTransactionNot)
-	m.Topic = HalfTopic
+	m.Topic = systopic.TransHalf
 	m.QueueID = 0
 }
 
@@ -108,7 +103,7 @@ func opMessage(queueID int32, halfOffset int64, host netip.AddrPort, bornMillis 
 	props = message.AppendProperty(props, message.PropertyWaitStoreMsgOK, "true")
 	props = message.AppendProperty(props, message.PropertyUniqClientMessageID, uniqKey)
 	return &store.Message{
-		Topic:         OpTopic,
+		Topic:         systopic.TransOpHalf,
 		QueueID:       queueID,
 		BornTimestamp: bornMillis,
 		BornHost:      host,

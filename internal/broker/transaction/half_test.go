@@ -9,6 +9,7 @@ import (
 
 	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 func props(kv ...string) string {
@@ -47,7 +48,7 @@ func TestToHalfAndCommitted(t *testing.T) {
 		BornTimestamp: 1234, BornHost: born, ReconsumeTimes: 0, Body: []byte("b"),
 		Properties: props("TRAN_MSG", "true", "PGROUP", "PG", "UNIQ_KEY", "U1", "TAGS", "t", "DELAY", "2")}
 	toHalf(m)
-	require.Equal(t, HalfTopic, m.Topic)
+	require.Equal(t, systopic.TransHalf, m.Topic)
 	require.Equal(t, int32(0), m.QueueID)
 	require.Equal(t, message.SysFlagTransactionNot, message.TransactionType(m.SysFlag), "a half gets queue and index entries")
 	require.Equal(t, message.SysFlagMultiTags, m.SysFlag&message.SysFlagMultiTags, "other bits stay")
@@ -93,7 +94,7 @@ func TestToHalfAndCommitted(t *testing.T) {
 
 func TestOpMessage(t *testing.T) {
 	m := opMessage(0, 42, netip.MustParseAddrPort("127.0.0.1:10911"), 99, "UQ")
-	require.Equal(t, OpTopic, m.Topic)
+	require.Equal(t, systopic.TransOpHalf, m.Topic)
 	require.Equal(t, "42", string(m.Body))
 	p := message.ParseProperties(m.Properties)
 	require.Equal(t, RemoveTag, p[message.PropertyTags])

@@ -24,8 +24,8 @@ type Store interface {
 	MaxOffsetInQueue(topic string, queueID int32) int64
 }
 
-// Offsets keeps the check-back loop's progress: CheckGroup's offsets of HalfTopic and OpTopic in
-// the consumer offset table, as Java keeps them.
+// Offsets keeps the check-back loop's progress: the check group's offsets of the half and op
+// topics in the consumer offset table, as Java keeps them.
 type Offsets interface {
 	Query(group, topic string, queueID int32) (int64, bool)
 	Commit(group, topic string, queueID int32, offset int64)

@@ -17,6 +17,7 @@ import (
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -127,7 +128,7 @@ func (e *env) sendHalf(t *testing.T, uniq string, age time.Duration, extra ...st
 	require.NoError(t, e.svc.Prepare(m))
 	res := e.st.PutMessage(m)
 	require.Equal(t, store.PutOK, res.Status)
-	e.waitQueue(t, HalfTopic, 0, res.QueueOffset+1)
+	e.waitQueue(t, systopic.TransHalf, 0, res.QueueOffset+1)
 	return res
 }
 
@@ -158,7 +159,7 @@ func (e *env) end(res store.PutResult, state int32) error {
 }
 
 func (e *env) committedOffset(topic string) int64 {
-	off, _ := e.offsets.Query(CheckGroup, topic, 0)
+	off, _ := e.offsets.Query(systopic.TransCheckGroup, topic, 0)
 	return off
 }
 
@@ -187,8 +188,8 @@ func TestEndCommit(t *testing.T) {
 	require.Equal(t, half.WroteOffset, m.PreparedTransactionOffset)
 	require.NotContains(t, m.Props, message.PropertyRealTopic)
 
-	e.waitQueue(t, OpTopic, 0, 1)
-	ops := e.read(t, OpTopic, 0)
+	e.waitQueue(t, systopic.TransOpHalf, 0, 1)
+	ops := e.read(t, systopic.TransOpHalf, 0)
 	require.Len(t, ops, 1)
 	require.Equal(t, strconv.FormatInt(half.QueueOffset, 10), string(ops[0].Body))
 	require.Equal(t, RemoveTag, ops[0].Tags())
@@ -200,8 +201,8 @@ func TestEndRollbackAndUnknown(t *testing.T) {
 	half := e.sendHalf(t, "U-ROLL", 0)
 	require.NoError(t, e.end(half, StateUnknown))
 	require.NoError(t, e.end(half, StateRollback))
-	e.waitQueue(t, OpTopic, 0, 1)
-	require.Len(t, e.read(t, OpTopic, 0), 1, "unknown writes nothing, rollback one op message")
+	e.waitQueue(t, systopic.TransOpHalf, 0, 1)
+	require.Len(t, e.read(t, systopic.TransOpHalf, 0), 1, "unknown writes nothing, rollback one op message")
 	require.Zero(t, e.st.MaxOffsetInQueue("Orders", 2))
 }
 
@@ -244,7 +245,7 @@ func TestCheckBack(t *testing.T) {
 	settled := e.sendHalf(t, "U-SETTLED", time.Hour)
 	require.NoError(t, e.end(settled, StateRollback))
 	half := e.sendHalf(t, "U-CHECK", time.Hour)
-	e.waitQueue(t, OpTopic, 0, 1)
+	e.waitQueue(t, systopic.TransOpHalf, 0, 1)
 
 	e.svc.Check()
 	reqs := e.ch.requests()
@@ -255,11 +256,11 @@ func TestCheckBack(t *testing.T) {
 	copyPhy := brokerInt(t, req, "commitLogOffset")
 	require.Equal(t, half.QueueOffset+1, copyQ, "the copy follows the half message in the half queue")
 	require.Greater(t, copyPhy, half.WroteOffset)
-	require.Equal(t, "U-CHECK", req.ExtFields["msgId"])
-	require.Equal(t, "U-CHECK", req.ExtFields["transactionId"])
-	require.Equal(t, message.OffsetMsgID(storetest.StoreHost, copyPhy), req.ExtFields["offsetMsgId"])
-	require.Equal(t, "Orders", req.ExtFields["topic"])
-	require.Equal(t, "broker-a", req.ExtFields["brokerName"])
+	require.Equal(t, "U-CHECK", req.ExtFields.Get("msgId"))
+	require.Equal(t, "U-CHECK", req.ExtFields.Get("transactionId"))
+	require.Equal(t, message.OffsetMsgID(storetest.StoreHost, copyPhy), req.ExtFields.Get("offsetMsgId"))
+	require.Equal(t, "Orders", req.ExtFields.Get("topic"))
+	require.Equal(t, "broker-a", req.ExtFields.Get("brokerName"))
 	recs, err := message.DecodeAll(req.Body, true)
 	require.NoError(t, err)
 	require.Len(t, recs, 1)
@@ -276,27 +277,27 @@ func TestCheckBack(t *testing.T) {
 	require.Equal(t, stored.StoreTimestamp, rec.StoreTimestamp)
 	require.Equal(t, stored.Properties, rec.Properties)
 
-	require.Equal(t, half.QueueOffset+1, e.committedOffset(HalfTopic), "the pass moved past both")
-	require.Equal(t, int64(1), e.committedOffset(OpTopic), "the op message of the settled half is done")
+	require.Equal(t, half.QueueOffset+1, e.committedOffset(systopic.TransHalf), "the pass moved past both")
+	require.Equal(t, int64(1), e.committedOffset(systopic.TransOpHalf), "the op message of the settled half is done")
 
 	// The producer commits the copy it was asked about.
 	require.NoError(t, e.svc.End(EndRequest{ProducerGroup: group, TranStateTableOffset: copyQ, CommitLogOffset: copyPhy,
 		CommitOrRollback: StateCommit, FromTransactionCheck: true, MsgID: "U-CHECK"}))
-	e.waitQueue(t, OpTopic, 0, 2)
-	e.waitQueue(t, HalfTopic, 0, copyQ+1)
+	e.waitQueue(t, systopic.TransOpHalf, 0, 2)
+	e.waitQueue(t, systopic.TransHalf, 0, copyQ+1)
 	e.svc.Check()
 	require.Len(t, e.ch.requests(), 1, "the committed copy is not checked again")
-	require.Equal(t, copyQ+1, e.committedOffset(HalfTopic))
+	require.Equal(t, copyQ+1, e.committedOffset(systopic.TransHalf))
 	e.svc.Check()
-	require.Equal(t, int64(2), e.committedOffset(OpTopic), "op messages behind the half offset are done")
+	require.Equal(t, int64(2), e.committedOffset(systopic.TransOpHalf), "op messages behind the half offset are done")
 	e.waitQueue(t, "Orders", 2, 1)
 	require.Equal(t, "U-CHECK", e.read(t, "Orders", 2)[0].UniqKey())
 }
 
 func brokerInt(t *testing.T, req *protocol.Command, key string) int64 {
 	t.Helper()
-	n, err := strconv.ParseInt(req.ExtFields[key], 10, 64)
-	require.NoError(t, err, "%s=%q", key, req.ExtFields[key])
+	n, err := strconv.ParseInt(req.ExtFields.Get(key), 10, 64)
+	require.NoError(t, err, "%s=%q", key, req.ExtFields.Get(key))
 	return n
 }
 
@@ -309,15 +310,15 @@ func TestCheckDiscardsAfterMax(t *testing.T) {
 		e.svc.Check()
 		want := min(pass, 3)
 		require.Len(t, e.ch.requests(), want, "after pass %d", pass)
-		e.waitQueue(t, HalfTopic, 0, int64(want+1))
-		require.Equal(t, int64(want+1), e.st.MaxOffsetInQueue(HalfTopic, 0), "copies after pass %d", pass)
+		e.waitQueue(t, systopic.TransHalf, 0, int64(want+1))
+		require.Equal(t, int64(want+1), e.st.MaxOffsetInQueue(systopic.TransHalf, 0), "copies after pass %d", pass)
 	}
 	for i, req := range e.ch.requests() {
 		recs, err := message.DecodeAll(req.Body, true)
 		require.NoError(t, err)
 		require.Equal(t, strconv.Itoa(i+1), recs[0].Props[message.PropertyTransactionCheckTimes])
 	}
-	require.Equal(t, int64(4), e.committedOffset(HalfTopic), "the last copy was discarded")
+	require.Equal(t, int64(4), e.committedOffset(systopic.TransHalf), "the last copy was discarded")
 }
 
 func TestCheckLeavesYoungAndRecent(t *testing.T) {
@@ -326,28 +327,28 @@ func TestCheckLeavesYoungAndRecent(t *testing.T) {
 	e.sendHalf(t, "U-OLD", 2*time.Hour) // behind a young one: waits for it
 	e.svc.Check()
 	require.Empty(t, e.ch.requests())
-	require.Equal(t, int64(0), e.committedOffset(HalfTopic))
+	require.Equal(t, int64(0), e.committedOffset(systopic.TransHalf))
 
 	e2 := newEnv(t, func(o *Options) { o.Timeout = time.Millisecond; o.Now = time.Now; o.FileReservedTime = time.Minute })
 	e2.sendHalf(t, "U-ANCIENT", time.Hour)
 	e2.svc.Check()
 	require.Empty(t, e2.ch.requests(), "born before its CommitLog file may be deleted: discarded unchecked")
-	require.Equal(t, int64(1), e2.committedOffset(HalfTopic))
+	require.Equal(t, int64(1), e2.committedOffset(systopic.TransHalf))
 }
 
 // TestCheckWithoutProducer: with no connection of its group, the half message is still put back
 // and counted as checked, as in Java.
 func TestCheckWithoutProducer(t *testing.T) {
 	e := newEnv(t, func(o *Options) { o.Timeout = time.Millisecond })
-	res := e.st.PutMessage(&store.Message{Topic: HalfTopic, BornTimestamp: time.Now().Add(-time.Hour).UnixMilli(),
+	res := e.st.PutMessage(&store.Message{Topic: systopic.TransHalf, BornTimestamp: time.Now().Add(-time.Hour).UnixMilli(),
 		BornHost: host, Body: []byte("x"),
 		Properties: props("PGROUP", "PG_GONE", "REAL_TOPIC", "Orders", "REAL_QID", "0", "UNIQ_KEY", "U-GONE")})
 	require.Equal(t, store.PutOK, res.Status)
-	e.waitQueue(t, HalfTopic, 0, 1)
+	e.waitQueue(t, systopic.TransHalf, 0, 1)
 	e.svc.Check()
 	require.Empty(t, e.ch.requests())
-	e.waitQueue(t, HalfTopic, 0, 2)
-	require.Equal(t, "1", e.read(t, HalfTopic, 0)[1].Props[message.PropertyTransactionCheckTimes])
+	e.waitQueue(t, systopic.TransHalf, 0, 2)
+	require.Equal(t, "1", e.read(t, systopic.TransHalf, 0)[1].Props[message.PropertyTransactionCheckTimes])
 }
 
 // TestCheckImmunity: a half message with CHECK_IMMUNITY_TIME_IN_SECONDS is put back unchecked
@@ -358,18 +359,18 @@ func TestCheckImmunity(t *testing.T) {
 	half := e.sendHalf(t, "U-IMMUNE", time.Minute, message.PropertyCheckImmunityTimeSeconds, "3600")
 	e.svc.Check()
 	require.Empty(t, e.ch.requests())
-	e.waitQueue(t, HalfTopic, 0, 2)
-	cp := e.read(t, HalfTopic, 0)[1]
+	e.waitQueue(t, systopic.TransHalf, 0, 2)
+	cp := e.read(t, systopic.TransHalf, 0)[1]
 	require.Equal(t, "0", cp.Props[message.PropertyTranPreparedQueueOffset])
 	require.NotContains(t, cp.Props, message.PropertyTransactionCheckTimes, "an immune copy is not a check")
 
 	require.NoError(t, e.end(half, StateRollback))
-	e.waitQueue(t, OpTopic, 0, 1)
+	e.waitQueue(t, systopic.TransOpHalf, 0, 1)
 	logEnd := e.st.CommitLogMaxOffset()
 	e.svc.Check()
 	require.Empty(t, e.ch.requests())
 	require.Equal(t, logEnd, e.st.CommitLogMaxOffset(), "the copy was settled by the original's op message: nothing put back")
-	require.Equal(t, int64(2), e.committedOffset(HalfTopic))
+	require.Equal(t, int64(2), e.committedOffset(systopic.TransHalf))
 }
 
 // TestCheckLoop: Start runs passes every CheckInterval until Close.

@@ -72,8 +72,8 @@ func TestResetOffsetByTimeOnline(t *testing.T) {
 	}, lines(out))
 	require.Equal(t, []int64{2, 2}, committed(t, b, "Replayers", "Replay", 2))
 	told := member.AwaitRequest(protocol.ResetConsumerClientOffset)
-	require.Equal(t, ms, told.ExtFields["timestamp"])
-	require.Equal(t, "Replayers", told.ExtFields["group"])
+	require.Equal(t, ms, told.ExtFields.Get("timestamp"))
+	require.Equal(t, "Replayers", told.ExtFields.Get("group"))
 
 	// -f false never moves forward: "now" leaves 2 and 2.
 	mustRunAdmin(t, "resetOffsetByTime", "-g", "Replayers", "-t", "Replay", "-s", "now", "-f", "false", "-n", cl.NamesrvAddr)

@@ -1,5 +1,7 @@
 package message
 
+import "github.com/rocketgo/rocketgo/pkg/protocol/systopic"
+
 // Magic codes (the second int32 of a record).
 const (
 	MagicV1    uint32 = 0xDAA320A7 // -626843481 as a Java int
@@ -100,5 +102,5 @@ const (
 // Topics the store treats specially.
 const (
 	// ScheduleTopic holds delayed messages; its ConsumeQueue tagsCode is the delivery time.
-	ScheduleTopic = "SCHEDULE_TOPIC_XXXX"
+	ScheduleTopic = systopic.Schedule
 )
