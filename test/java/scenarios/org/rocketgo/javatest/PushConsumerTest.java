@@ -5,13 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-import org.apache.rocketmq.client.consumer.DefaultMQPullConsumer;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.ConsumeOrderlyStatus;
@@ -21,7 +19,6 @@ import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
-import org.apache.rocketmq.common.message.MessageQueue;
 import org.junit.jupiter.api.Test;
 
 /** DefaultMQPushConsumer: clustering, broadcasting, orderly and tag subscriptions. */
@@ -87,7 +84,7 @@ class PushConsumerTest {
             }
             assertThat(col.byConsumer()).containsOnlyKeys("c1", "c2");
         }
-        assertCommittedAtMax(group, topic);
+        Offsets.assertCommittedAtMax(group, topic);
     }
 
     /** Two broadcasting consumers of one group each receive every message, with the same content. */
@@ -211,33 +208,6 @@ class PushConsumerTest {
             assertThat(onlyC.messages()).extracting(MessageExt::getMsgId).containsExactlyInAnyOrderElementsOf(wantC.keySet());
             ab.messages().forEach(m -> Msgs.assertSameContent(m, wantAB.get(m.getMsgId())));
             onlyC.messages().forEach(m -> Msgs.assertSameContent(m, wantC.get(m.getMsgId())));
-        }
-    }
-
-    /**
-     * After a group's consumers stopped (and committed on shutdown), the broker's committed offset
-     * of every queue is that queue's max offset: read with a pull consumer of the same group.
-     */
-    static void assertCommittedAtMax(String group, String topic) throws Exception {
-        try (Clients cl = Clients.plain()) {
-            DefaultMQPullConsumer pc = cl.configure(new DefaultMQPullConsumer(group));
-            pc.start();
-            try {
-                Set<MessageQueue> mqs = new HashSet<>(pc.fetchSubscribeMessageQueues(topic));
-                assertThat(mqs).hasSize(4);
-                for (MessageQueue mq : mqs) {
-                    long max = pc.maxOffset(mq);
-                    Wait.until("the committed offset of " + mq + " reaches " + max, () -> {
-                        try {
-                            return pc.fetchConsumeOffset(mq, true) == max;
-                        } catch (Exception e) {
-                            return false;
-                        }
-                    });
-                }
-            } finally {
-                pc.shutdown();
-            }
         }
     }
 }
