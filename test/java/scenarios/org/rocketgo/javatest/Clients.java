@@ -108,11 +108,12 @@ final class Clients implements AutoCloseable {
 
     /**
      * Creates topic with queues queues on every broker (UPDATE_AND_CREATE_TOPIC through the
-     * client's admin API) and waits until the name server routes all of them.
+     * client's admin API, tried again while it fails, as a JVM's first TLS handshake may outlast
+     * the client's 3 s timeout) and waits until the name server routes all of them.
      */
     void createTopic(String topic, int queues) throws Exception {
         DefaultMQProducer admin = producer(Rmq.name("PG", "admin" + Math.abs(topic.hashCode())));
-        Compat.createTopic(admin, topic, queues);
+        Wait.succeeds("topic " + topic + " is created", () -> Compat.createTopic(admin, topic, queues));
         Wait.until("the name server routes " + topic, () -> {
             try {
                 return admin.fetchPublishMessageQueues(topic).size() >= queues;

@@ -24,6 +24,32 @@ final class Wait {
         }
     }
 
+    /** An action that may fail for a while (a first TLS handshake can outlast a client's 3 s timeout). */
+    interface Attempt {
+        void run() throws Exception;
+    }
+
+    /** Runs attempt until it succeeds, for up to Rmq.WAIT, failing with its last exception. */
+    static void succeeds(String what, Attempt attempt) {
+        Exception[] last = new Exception[1];
+        try {
+            until(what, () -> {
+                try {
+                    attempt.run();
+                    return true;
+                } catch (Exception e) {
+                    last[0] = e;
+                    return false;
+                }
+            });
+        } catch (AssertionError e) {
+            if (last[0] != null) {
+                e.initCause(last[0]);
+            }
+            throw e;
+        }
+    }
+
     static void sleep(Duration d) {
         try {
             Thread.sleep(d.toMillis());
