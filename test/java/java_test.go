@@ -52,6 +52,7 @@ func plainProps() map[string]string {
 		"enablePropertyFilter":     "true",
 		"transactionCheckInterval": "1000",
 		"transactionTimeOut":       "1000",
+		"traceTopicEnable":         "true",
 	}
 }
 

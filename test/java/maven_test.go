@@ -92,6 +92,10 @@ func runSuite(t *testing.T, mvn, dir string, props map[string]string) error {
 	if only := os.Getenv("JAVA_TEST"); only != "" {
 		args = append(args, "-Dtest="+only) // e.g. JAVA_TEST=ProducerTest to run one class
 	}
+	if os.Getenv("JAVA_DISABLED") != "" {
+		// Run the @Disabled and @DisabledIf scenarios too, to see how each fails today.
+		args = append(args, "-Djunit.jupiter.conditions.deactivate=*")
+	}
 	start := time.Now()
 	err := maven(t, mvn, dir, suiteTimeout, "suite.log", args...)
 	t.Logf("javatest: Maven suite ran in %v", time.Since(start).Round(time.Second))
