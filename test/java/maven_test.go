@@ -50,12 +50,15 @@ func moduleDir(dir, version string) string {
 	return filepath.Join(dir, "client-"+version)
 }
 
-// clearReports removes the surefire reports of an earlier run, so only this run's are read.
+// clearReports removes the surefire reports and client logs of an earlier run, so that only this
+// run's are read.
 func clearReports(t *testing.T, dir string) {
 	t.Helper()
 	for _, v := range versions {
-		if err := os.RemoveAll(filepath.Join(moduleDir(dir, v), "target", "surefire-reports")); err != nil {
-			t.Fatalf("javatest: %v", err)
+		for _, sub := range []string{"surefire-reports", "home", "rocketmqlogs"} {
+			if err := os.RemoveAll(filepath.Join(moduleDir(dir, v), "target", sub)); err != nil {
+				t.Fatalf("javatest: %v", err)
+			}
 		}
 	}
 }

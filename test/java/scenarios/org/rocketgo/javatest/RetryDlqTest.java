@@ -19,6 +19,10 @@ import org.junit.jupiter.api.Test;
  * A consumer that always answers RECONSUME_LATER: each message comes back through the group's
  * retry topic with reconsumeTimes 0, 1, 2 (maxReconsumeTimes=2, delay level 1 between tries, asked
  * for by the listener), then lands in %DLQ%group with its content, its original topic and msgId.
+ *
+ * <p>The first retry of a new group can take up to 20 s with 4.9.8: the broker creates the retry
+ * topic on the consumer's first heartbeat, after the client looked up its route, and the client
+ * picks the retry queue up at its next periodic rebalance (5.x rebalances when the route appears).
  */
 class RetryDlqTest {
     @Test
