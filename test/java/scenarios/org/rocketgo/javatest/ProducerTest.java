@@ -97,7 +97,7 @@ class ProducerTest {
     /**
      * Oneway sends to one queue: nothing comes back, yet the queue holds each of them once, at
      * offsets 0..n-1. (Their order is not asserted: pipelined sends on one connection are handled
-     * concurrently, as by Apache's 5.x broker; 4.9's single send thread kept them in order.)
+     * concurrently, as by Apache's send thread pool, sendMessageThreadPoolNums = min(cores, 4).)
      */
     @Test
     void onewaySendIsStoredOnce() throws Exception {
