@@ -38,6 +38,12 @@ final class Clients implements AutoCloseable {
         this.tls = tls;
     }
 
+    /**
+     * A send's whole budget (route lookup, retries). The clients' 3 s default is too tight for a
+     * first send on a 2-core machine running the rest of the test suite beside the JVMs.
+     */
+    static final int SEND_TIMEOUT_MS = 15_000;
+
     /** Clients of the plain cluster. */
     static Clients plain() {
         return new Clients(Rmq.namesrv(), null, false);
@@ -54,6 +60,7 @@ final class Clients implements AutoCloseable {
     /** A started producer of group. */
     DefaultMQProducer producer(String group) throws MQClientException {
         DefaultMQProducer p = configure(new DefaultMQProducer(group, hook));
+        p.setSendMsgTimeout(SEND_TIMEOUT_MS);
         return started(p);
     }
 
@@ -66,7 +73,9 @@ final class Clients implements AutoCloseable {
 
     /** A transactional producer of group, not started (set its listener, then call started). */
     TransactionMQProducer transactionProducer(String group) {
-        return configure(new TransactionMQProducer(group, hook));
+        TransactionMQProducer p = configure(new TransactionMQProducer(group, hook));
+        p.setSendMsgTimeout(SEND_TIMEOUT_MS);
+        return p;
     }
 
     /** A push consumer of group reading new groups from the first offset, not started. */
