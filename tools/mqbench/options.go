@@ -1,4 +1,4 @@
-package bench
+package mqbench
 
 import (
 	"errors"
@@ -87,12 +87,12 @@ func ParseNamesrv(s string) ([]string, error) {
 		}
 		host, port, err := net.SplitHostPort(a)
 		if err != nil || host == "" || port == "" {
-			return nil, fmt.Errorf("bench: name server %q is not host:port", a)
+			return nil, fmt.Errorf("mqbench: name server %q is not host:port", a)
 		}
 		out = append(out, a)
 	}
 	if len(out) == 0 {
-		return nil, errors.New("bench: no name server address")
+		return nil, errors.New("mqbench: no name server address")
 	}
 	return out, nil
 }
@@ -105,7 +105,7 @@ func ParseSerialize(s string) (protocol.SerializeType, error) {
 	case "rocketmq":
 		return protocol.RocketMQ, nil
 	}
-	return 0, fmt.Errorf("bench: serialize type %q is neither json nor rocketmq", s)
+	return 0, fmt.Errorf("mqbench: serialize type %q is neither json nor rocketmq", s)
 }
 
 // Validate applies the defaults and reports every bad value.
@@ -113,7 +113,7 @@ func (o *Options) Validate() error {
 	switch o.Mode {
 	case ModeProduce, ModeConsume, ModeBoth:
 	default:
-		return fmt.Errorf("bench: mode %q is not produce, consume or both", o.Mode)
+		return fmt.Errorf("mqbench: mode %q is not produce, consume or both", o.Mode)
 	}
 	setDefault(&o.Topic, DefaultTopic)
 	setDefault(&o.ProducerGroup, DefaultProducerGroup)
@@ -135,7 +135,7 @@ func (o *Options) Validate() error {
 	}
 
 	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf("bench: "+format, args...)) }
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf("mqbench: "+format, args...)) }
 	if err := checkTopic(o.Topic); err != nil {
 		errs = append(errs, err)
 	}
@@ -207,12 +207,12 @@ func setDefault[T comparable](v *T, def T) {
 // rather than as a wall of MESSAGE_ILLEGAL answers.
 func checkTopic(t string) error {
 	if len(t) > 127 {
-		return fmt.Errorf("bench: topic %q is longer than 127 characters", t)
+		return fmt.Errorf("mqbench: topic %q is longer than 127 characters", t)
 	}
 	for _, c := range t {
 		if !(c == '%' || c == '|' || c == '_' || c == '-' ||
 			c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-			return fmt.Errorf("bench: topic %q has %q; allowed are letters, digits, %%, |, _ and -", t, c)
+			return fmt.Errorf("mqbench: topic %q has %q; allowed are letters, digits, %%, |, _ and -", t, c)
 		}
 	}
 	return nil

@@ -1,4 +1,4 @@
-package bench
+package mqbench
 
 import (
 	"context"
@@ -49,7 +49,7 @@ func (a *admin) invoke(ctx context.Context, addr string, req *protocol.Command) 
 	req.SerializeType = a.serialize
 	resp, err := a.cli.Invoke(ctx, addr, req)
 	if err != nil {
-		return nil, fmt.Errorf("bench: %s to %s: %w", req.RequestCode(), addr, err)
+		return nil, fmt.Errorf("mqbench: %s to %s: %w", req.RequestCode(), addr, err)
 	}
 	return resp, nil
 }
@@ -78,13 +78,13 @@ func (a *admin) route(ctx context.Context, topic string) (*body.TopicRouteData, 
 	switch resp.ResponseCode() {
 	case protocol.Success:
 	case protocol.TopicNotExist:
-		return nil, fmt.Errorf("bench: route of %s: %w (%s)", topic, errTopicNotExist, resp.Remark)
+		return nil, fmt.Errorf("mqbench: route of %s: %w (%s)", topic, errTopicNotExist, resp.Remark)
 	default:
-		return nil, fmt.Errorf("bench: route of %s: %s %q", topic, resp.ResponseCode(), resp.Remark)
+		return nil, fmt.Errorf("mqbench: route of %s: %s %q", topic, resp.ResponseCode(), resp.Remark)
 	}
 	r, err := body.DecodeTopicRouteData(resp.Body)
 	if err != nil {
-		return nil, fmt.Errorf("bench: route of %s: %w", topic, err)
+		return nil, fmt.Errorf("mqbench: route of %s: %w", topic, err)
 	}
 	return r, nil
 }
@@ -98,7 +98,7 @@ func (a *admin) produceRoute(ctx context.Context, topic string) ([]queueRef, boo
 	if err == nil {
 		qs := writeQueues(r, 0)
 		if len(qs) == 0 {
-			return nil, false, fmt.Errorf("bench: topic %s has no writable queue on a master", topic)
+			return nil, false, fmt.Errorf("mqbench: topic %s has no writable queue on a master", topic)
 		}
 		return qs, false, nil
 	}
@@ -111,7 +111,7 @@ func (a *admin) produceRoute(ctx context.Context, topic string) ([]queueRef, boo
 	}
 	qs := writeQueues(r, defaultTopicQueueNums)
 	if len(qs) == 0 {
-		return nil, false, fmt.Errorf("bench: neither %s nor %s has writable queues", topic, defaultTopic)
+		return nil, false, fmt.Errorf("mqbench: neither %s nor %s has writable queues", topic, defaultTopic)
 	}
 	return qs, true, nil
 }
@@ -185,11 +185,11 @@ func (a *admin) masters(ctx context.Context, cluster string) (map[string]string,
 		return nil, err
 	}
 	if resp.ResponseCode() != protocol.Success {
-		return nil, fmt.Errorf("bench: cluster info: %s %q", resp.ResponseCode(), resp.Remark)
+		return nil, fmt.Errorf("mqbench: cluster info: %s %q", resp.ResponseCode(), resp.Remark)
 	}
 	ci, err := body.DecodeClusterInfo(resp.Body)
 	if err != nil {
-		return nil, fmt.Errorf("bench: cluster info: %w", err)
+		return nil, fmt.Errorf("mqbench: cluster info: %w", err)
 	}
 	names := map[string]bool{}
 	for c, bs := range ci.ClusterAddrTable {
@@ -206,7 +206,7 @@ func (a *admin) masters(ctx context.Context, cluster string) (map[string]string,
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("bench: no master in cluster %q", cluster)
+		return nil, fmt.Errorf("mqbench: no master in cluster %q", cluster)
 	}
 	return out, nil
 }
@@ -231,7 +231,7 @@ func (a *admin) createTopic(ctx context.Context, topic, cluster string, queues i
 			return nil, err
 		}
 		if resp.ResponseCode() != protocol.Success {
-			return nil, fmt.Errorf("bench: create topic %s on %s (%s): %s %q",
+			return nil, fmt.Errorf("mqbench: create topic %s on %s (%s): %s %q",
 				topic, name, addr, resp.ResponseCode(), resp.Remark)
 		}
 		r.BrokerDatas = append(r.BrokerDatas, body.BrokerData{BrokerName: name, BrokerAddrs: body.BrokerAddrs{0: addr}})
@@ -270,7 +270,7 @@ func (a *admin) commitOffset(ctx context.Context, topic, group string, q queueRe
 		return err
 	}
 	if resp.ResponseCode() != protocol.Success {
-		return fmt.Errorf("bench: commit offset of %s: %s %q", q, resp.ResponseCode(), resp.Remark)
+		return fmt.Errorf("mqbench: commit offset of %s: %s %q", q, resp.ResponseCode(), resp.Remark)
 	}
 	return nil
 }
@@ -285,12 +285,12 @@ func (a *admin) offsetCall(ctx context.Context, q queueRef, req *protocol.Comman
 
 func offsetOf(resp *protocol.Command, q queueRef) (int64, error) {
 	if resp.ResponseCode() != protocol.Success {
-		return 0, fmt.Errorf("bench: %s offset: %s %q", q, resp.ResponseCode(), resp.Remark)
+		return 0, fmt.Errorf("mqbench: %s offset: %s %q", q, resp.ResponseCode(), resp.Remark)
 	}
 	f := protocol.Fields(resp)
 	off := f.Int64("offset")
 	if err := f.Err(); err != nil {
-		return 0, fmt.Errorf("bench: %s offset: %w", q, err)
+		return 0, fmt.Errorf("mqbench: %s offset: %w", q, err)
 	}
 	return off, nil
 }

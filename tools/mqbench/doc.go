@@ -1,7 +1,8 @@
-// Package bench is mqbench, the project's load generator and checker: a
-// RocketMQ producer and consumer built on internal/remoting that keeps many
-// requests in flight per connection, so that it measures the broker rather
-// than itself.
+// Package mqbench is the project's load generator and checker, behind
+// cmd/mqbench: a RocketMQ producer and consumer built on internal/remoting
+// that keeps many requests in flight per connection, so that it measures the
+// broker rather than itself. It is a tool, not part of the servers: nothing
+// under internal/ or pkg/ imports it.
 //
 // # Producing
 //
@@ -38,4 +39,4 @@
 //
 // With a broker pid, utime+stime from /proc/PID/stat are read before and
 // after each phase; mqbench's own CPU comes from getrusage.
-package bench
+package mqbench

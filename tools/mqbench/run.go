@@ -1,4 +1,4 @@
-package bench
+package mqbench
 
 import (
 	"context"
@@ -150,7 +150,7 @@ func (r *runner) consumeOnly(ctx context.Context) error {
 	}
 	qs := readQueues(rt)
 	if len(qs) == 0 {
-		return fmt.Errorf("bench: topic %s has no readable queue on a master", r.o.Topic)
+		return fmt.Errorf("mqbench: topic %s has no readable queue on a master", r.o.Topic)
 	}
 	c := newConsumer(r.o, r.keys, nil)
 	if err := r.addQueues(ctx, c, qs, nil); err != nil {
