@@ -258,7 +258,7 @@ func (c *consumer) issue(pq *pullQueue, s span) bool {
 	req := protocol.NewRequest(protocol.PullMessage, map[string]string{
 		"consumerGroup":        c.o.Group,
 		"topic":                c.o.Topic,
-		"queueId":              pq.q.qid,
+		"queueId":              strconv.Itoa(int(pq.q.QueueID)),
 		"queueOffset":          strconv.FormatInt(s.off, 10),
 		"maxMsgNums":           strconv.Itoa(s.n),
 		"sysFlag":              strconv.Itoa(pullFlagSuspend | pullFlagSubscription),

@@ -18,7 +18,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap"
 
-	"github.com/rocketgo/rocketgo/internal/remoting"
+	"github.com/rocketgo/rocketgo/internal/admin"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 // The integration test runs mqbench against the real bin/mqnamesrv and
@@ -133,11 +134,10 @@ func startCluster(t *testing.T, nsBin, brBin, flush string) *cluster {
 	waitDial(t, cl.broker)
 
 	// Ready once the broker has registered TBW102 with the name server.
-	adm := &admin{cli: remoting.NewClient(remoting.ClientOptions{RequestTimeout: 2 * time.Second}, nil),
-		namesrv: []string{cl.namesrv}}
-	defer adm.cli.Close()
+	adm := admin.New(admin.Options{NamesrvAddrs: []string{cl.namesrv}, Timeout: 2 * time.Second}, nil)
+	defer func() { _ = adm.Close() }()
 	require.EventuallyWithT(t, func(c *assert.CollectT) {
-		qs, _, err := adm.produceRoute(context.Background(), defaultTopic)
+		qs, _, err := produceRoute(context.Background(), adm, systopic.AutoCreate)
 		require.NoError(c, err)
 		require.NotEmpty(c, qs)
 	}, 30*time.Second, 100*time.Millisecond, "broker never registered TBW102 with the name server")

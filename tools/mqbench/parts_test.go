@@ -123,7 +123,7 @@ func TestQueuesInterleaveBrokersAndSkipNonMasters(t *testing.T) {
 	assert.Equal(t, []string{"a/0@10.0.0.1:10911", "b/0@10.0.0.2:10911", "b/1@10.0.0.2:10911"}, names(writeQueues(r, 2)))
 	assert.Equal(t, []string{"a/0@10.0.0.1:10911", "b/0@10.0.0.2:10911", "ro/0@10.0.0.4:10911", "b/1@10.0.0.2:10911", "ro/1@10.0.0.4:10911"},
 		names(readQueues(r)))
-	assert.Equal(t, "2", writeQueues(r, 0)[3].qid)
+	assert.Equal(t, int32(2), writeQueues(r, 0)[3].QueueID)
 }
 
 func TestProducerRequestHeaders(t *testing.T) {

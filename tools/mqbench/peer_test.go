@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap"
 
+	"github.com/rocketgo/rocketgo/internal/admin"
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/internal/remoting/remotingtest"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
@@ -156,8 +157,8 @@ func peerRun(t testing.TB, o Options, peer *scriptedPeer) *Report {
 	o.Namesrv = []string{"127.0.0.1:1"} // nothing listens: the route falls back to the given queues
 	require.NoError(t, o.Validate())
 	r := &runner{o: &o, lg: zap.NewNop(), keys: peer.keys, rep: &Report{}}
-	r.adm = &admin{cli: remoting.NewClient(remoting.ClientOptions{}, nil), namesrv: o.Namesrv}
-	defer r.adm.cli.Close()
+	r.adm = admin.New(admin.Options{NamesrvAddrs: o.Namesrv}, nil)
+	defer func() { _ = r.adm.Close() }()
 	var qs []queueRef
 	starts := map[queueRef]int64{}
 	for i := range 4 {

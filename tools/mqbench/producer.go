@@ -13,6 +13,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 // producer sends the run's messages: Concurrency senders, each with at most
@@ -231,9 +232,9 @@ func (p *producer) request(first uint64, n int, q queueRef, buf []byte) (*protoc
 	ext := make(map[string]string, 14)
 	ext["a"] = p.o.ProducerGroup
 	ext["b"] = p.o.Topic
-	ext["c"] = defaultTopic
+	ext["c"] = systopic.AutoCreate
 	ext["d"] = p.defQueues
-	ext["e"] = q.qid
+	ext["e"] = strconv.Itoa(int(q.QueueID))
 	ext["f"] = "0"
 	ext["g"] = strconv.FormatInt(time.Now().UnixMilli(), 10)
 	ext["h"] = "0"

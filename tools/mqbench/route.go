@@ -2,99 +2,46 @@ package mqbench
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 
-	"github.com/rocketgo/rocketgo/internal/remoting"
+	"github.com/rocketgo/rocketgo/internal/admin"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
-// defaultTopic is the topic new topics inherit from (Java's TBW102), and
-// defaultTopicQueueNums the queue count a client asks for, as Java's
-// producer defaults.
-const (
-	defaultTopic          = "TBW102"
-	defaultTopicQueueNums = 4
-)
-
-// errTopicNotExist is the name server's TOPIC_NOT_EXIST.
-var errTopicNotExist = errors.New("topic not in the name server")
+// defaultTopicQueueNums is the queue count a producer asks for when the broker creates a topic
+// from systopic.AutoCreate, as Java's producer defaults.
+const defaultTopicQueueNums = 4
 
 // queueRef is one queue of the topic on one broker master.
 type queueRef struct {
 	BrokerName string
 	Addr       string
 	QueueID    int32
-	qid        string // QueueID as text, for headers
 }
 
 func (q queueRef) String() string { return q.BrokerName + "/" + strconv.Itoa(int(q.QueueID)) }
 
+// of returns q as a queue of topic, for the admin client.
+func (q queueRef) of(topic string) body.MessageQueue {
+	return body.MessageQueue{Topic: topic, BrokerName: q.BrokerName, QueueID: q.QueueID}
+}
+
 func newQueueRef(brokerName, addr string, id int) queueRef {
-	return queueRef{BrokerName: brokerName, Addr: addr, QueueID: int32(id), qid: strconv.Itoa(id)}
+	return queueRef{BrokerName: brokerName, Addr: addr, QueueID: int32(id)}
 }
 
-// admin makes the name server and admin calls of a run over its own client.
-type admin struct {
-	cli       *remoting.Client // its RequestTimeout bounds each call without a ctx deadline
-	namesrv   []string
-	serialize protocol.SerializeType
-}
+// topicNotExist reports whether err is the name server's TOPIC_NOT_EXIST.
+func topicNotExist(err error) bool { return admin.IsCode(err, protocol.TopicNotExist) }
 
-// invoke sends req to addr and returns the response, whatever its code.
-func (a *admin) invoke(ctx context.Context, addr string, req *protocol.Command) (*protocol.Command, error) {
-	req.SerializeType = a.serialize
-	resp, err := a.cli.Invoke(ctx, addr, req)
-	if err != nil {
-		return nil, fmt.Errorf("mqbench: %s to %s: %w", req.RequestCode(), addr, err)
-	}
-	return resp, nil
-}
-
-// invokeNamesrv tries each name server in turn until one answers.
-func (a *admin) invokeNamesrv(ctx context.Context, mk func() *protocol.Command) (*protocol.Command, error) {
-	var errs []error
-	for _, ns := range a.namesrv {
-		resp, err := a.invoke(ctx, ns, mk())
-		if err == nil {
-			return resp, nil
-		}
-		errs = append(errs, err)
-	}
-	return nil, errors.Join(errs...)
-}
-
-// route asks the name servers for topic's route.
-func (a *admin) route(ctx context.Context, topic string) (*body.TopicRouteData, error) {
-	resp, err := a.invokeNamesrv(ctx, func() *protocol.Command {
-		return protocol.NewRequest(protocol.GetRouteinfoByTopic, map[string]string{"topic": topic}, nil)
-	})
-	if err != nil {
-		return nil, err
-	}
-	switch resp.ResponseCode() {
-	case protocol.Success:
-	case protocol.TopicNotExist:
-		return nil, fmt.Errorf("mqbench: route of %s: %w (%s)", topic, errTopicNotExist, resp.Remark)
-	default:
-		return nil, fmt.Errorf("mqbench: route of %s: %s %q", topic, resp.ResponseCode(), resp.Remark)
-	}
-	r, err := body.DecodeTopicRouteData(resp.Body)
-	if err != nil {
-		return nil, fmt.Errorf("mqbench: route of %s: %w", topic, err)
-	}
-	return r, nil
-}
-
-// produceRoute returns the queues to send to: the topic's write queues on
-// every writable master or, when the name server does not know the topic,
-// TBW102's (capped at 4 queues per broker, as Java clients do) so that the
-// broker creates the topic on the first send.
-func (a *admin) produceRoute(ctx context.Context, topic string) ([]queueRef, bool, error) {
-	r, err := a.route(ctx, topic)
+// produceRoute returns the queues to send to: the topic's write queues on every writable master
+// or, when the name server does not know the topic, systopic.AutoCreate's (capped at 4 queues per
+// broker, as Java clients do) so that the broker creates the topic on the first send.
+func produceRoute(ctx context.Context, adm *admin.Client, topic string) ([]queueRef, bool, error) {
+	r, err := adm.TopicRoute(ctx, topic)
 	if err == nil {
 		qs := writeQueues(r, 0)
 		if len(qs) == 0 {
@@ -102,23 +49,42 @@ func (a *admin) produceRoute(ctx context.Context, topic string) ([]queueRef, boo
 		}
 		return qs, false, nil
 	}
-	if !errors.Is(err, errTopicNotExist) {
-		return nil, false, err
+	if !topicNotExist(err) {
+		return nil, false, fmt.Errorf("mqbench: route of %s: %w", topic, err)
 	}
-	r, err2 := a.route(ctx, defaultTopic)
+	r, err2 := adm.TopicRoute(ctx, systopic.AutoCreate)
 	if err2 != nil {
-		return nil, false, fmt.Errorf("%w; falling back to %s: %w", err, defaultTopic, err2)
+		return nil, false, fmt.Errorf("mqbench: route of %s: %w; falling back to %s: %w", topic, err, systopic.AutoCreate, err2)
 	}
 	qs := writeQueues(r, defaultTopicQueueNums)
 	if len(qs) == 0 {
-		return nil, false, fmt.Errorf("mqbench: neither %s nor %s has writable queues", topic, defaultTopic)
+		return nil, false, fmt.Errorf("mqbench: neither %s nor %s has writable queues", topic, systopic.AutoCreate)
 	}
 	return qs, true, nil
 }
 
-// writeQueues lists the write queues of every writable master, queue 0 of
-// each broker first, then queue 1, and so on, so that round-robin spreads
-// consecutive sends over the brokers. limit > 0 caps queues per broker.
+// createTopic creates topic with queues read and write queues on every master of cluster (every
+// cluster when empty) and returns its write queues.
+func createTopic(ctx context.Context, adm *admin.Client, topic, cluster string, queues int) ([]queueRef, error) {
+	tc := body.NewTopicConfig(topic)
+	tc.ReadQueueNums, tc.WriteQueueNums = queues, queues
+	tc.Perm = body.PermRead | body.PermWrite
+	masters, err := adm.CreateTopicOnMasters(ctx, cluster, tc)
+	if err != nil {
+		return nil, fmt.Errorf("mqbench: create topic %s: %w", topic, err)
+	}
+	r := &body.TopicRouteData{}
+	for _, m := range masters {
+		r.BrokerDatas = append(r.BrokerDatas, body.BrokerData{BrokerName: m.BrokerName, BrokerAddrs: body.BrokerAddrs{body.MasterID: m.Addr}})
+		r.QueueDatas = append(r.QueueDatas, body.QueueData{BrokerName: m.BrokerName, ReadQueueNums: queues,
+			WriteQueueNums: queues, Perm: tc.Perm})
+	}
+	return writeQueues(r, 0), nil
+}
+
+// writeQueues lists the write queues of every writable master, queue 0 of each broker first,
+// then queue 1, and so on, so that round-robin spreads consecutive sends over the brokers.
+// limit > 0 caps queues per broker.
 func writeQueues(r *body.TopicRouteData, limit int) []queueRef {
 	return queues(r, limit, body.PermWrite, func(q body.QueueData) int { return q.WriteQueueNums })
 }
@@ -173,124 +139,4 @@ func queues(r *body.TopicRouteData, limit, perm int, count func(body.QueueData) 
 			return out
 		}
 	}
-}
-
-// masters lists the master addresses of cluster (every cluster when
-// empty), by broker name.
-func (a *admin) masters(ctx context.Context, cluster string) (map[string]string, error) {
-	resp, err := a.invokeNamesrv(ctx, func() *protocol.Command {
-		return protocol.NewRequest(protocol.GetBrokerClusterInfo, nil, nil)
-	})
-	if err != nil {
-		return nil, err
-	}
-	if resp.ResponseCode() != protocol.Success {
-		return nil, fmt.Errorf("mqbench: cluster info: %s %q", resp.ResponseCode(), resp.Remark)
-	}
-	ci, err := body.DecodeClusterInfo(resp.Body)
-	if err != nil {
-		return nil, fmt.Errorf("mqbench: cluster info: %w", err)
-	}
-	names := map[string]bool{}
-	for c, bs := range ci.ClusterAddrTable {
-		if cluster == "" || c == cluster {
-			for _, b := range bs {
-				names[b] = true
-			}
-		}
-	}
-	out := map[string]string{}
-	for name, bd := range ci.BrokerAddrTable {
-		if addr, ok := bd.BrokerAddrs[body.MasterID]; ok && names[name] {
-			out[name] = addr
-		}
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("mqbench: no master in cluster %q", cluster)
-	}
-	return out, nil
-}
-
-// createTopic sends UPDATE_AND_CREATE_TOPIC to every master of cluster and
-// returns the queues it created.
-func (a *admin) createTopic(ctx context.Context, topic, cluster string, queues int) ([]queueRef, error) {
-	ms, err := a.masters(ctx, cluster)
-	if err != nil {
-		return nil, err
-	}
-	r := &body.TopicRouteData{}
-	for name, addr := range ms {
-		n := strconv.Itoa(queues)
-		req := protocol.NewRequest(protocol.UpdateAndCreateTopic, map[string]string{
-			"topic": topic, "defaultTopic": defaultTopic, "readQueueNums": n, "writeQueueNums": n,
-			"perm": strconv.Itoa(body.PermRead | body.PermWrite), "topicFilterType": body.SingleTag,
-			"topicSysFlag": "0", "order": "false",
-		}, nil)
-		resp, err := a.invoke(ctx, addr, req)
-		if err != nil {
-			return nil, err
-		}
-		if resp.ResponseCode() != protocol.Success {
-			return nil, fmt.Errorf("mqbench: create topic %s on %s (%s): %s %q",
-				topic, name, addr, resp.ResponseCode(), resp.Remark)
-		}
-		r.BrokerDatas = append(r.BrokerDatas, body.BrokerData{BrokerName: name, BrokerAddrs: body.BrokerAddrs{0: addr}})
-		r.QueueDatas = append(r.QueueDatas, body.QueueData{BrokerName: name, ReadQueueNums: queues,
-			WriteQueueNums: queues, Perm: body.PermRead | body.PermWrite})
-	}
-	return writeQueues(r, 0), nil
-}
-
-// maxOffset asks q's broker for the queue's max offset (its entry count).
-func (a *admin) maxOffset(ctx context.Context, topic string, q queueRef) (int64, error) {
-	req := protocol.NewRequest(protocol.GetMaxOffset, map[string]string{"topic": topic, "queueId": q.qid}, nil)
-	return a.offsetCall(ctx, q, req)
-}
-
-// committedOffset asks for group's committed offset of q; -1 when none.
-func (a *admin) committedOffset(ctx context.Context, topic, group string, q queueRef) (int64, error) {
-	req := protocol.NewRequest(protocol.QueryConsumerOffset, map[string]string{
-		"consumerGroup": group, "topic": topic, "queueId": q.qid, "setZeroIfNotFound": "false"}, nil)
-	resp, err := a.invoke(ctx, q.Addr, req)
-	if err != nil {
-		return 0, err
-	}
-	if resp.ResponseCode() == protocol.QueryNotFound {
-		return -1, nil
-	}
-	return offsetOf(resp, q)
-}
-
-// commitOffset stores group's offset of q (UPDATE_CONSUMER_OFFSET).
-func (a *admin) commitOffset(ctx context.Context, topic, group string, q queueRef, off int64) error {
-	req := protocol.NewRequest(protocol.UpdateConsumerOffset, map[string]string{
-		"consumerGroup": group, "topic": topic, "queueId": q.qid, "commitOffset": strconv.FormatInt(off, 10)}, nil)
-	resp, err := a.invoke(ctx, q.Addr, req)
-	if err != nil {
-		return err
-	}
-	if resp.ResponseCode() != protocol.Success {
-		return fmt.Errorf("mqbench: commit offset of %s: %s %q", q, resp.ResponseCode(), resp.Remark)
-	}
-	return nil
-}
-
-func (a *admin) offsetCall(ctx context.Context, q queueRef, req *protocol.Command) (int64, error) {
-	resp, err := a.invoke(ctx, q.Addr, req)
-	if err != nil {
-		return 0, err
-	}
-	return offsetOf(resp, q)
-}
-
-func offsetOf(resp *protocol.Command, q queueRef) (int64, error) {
-	if resp.ResponseCode() != protocol.Success {
-		return 0, fmt.Errorf("mqbench: %s offset: %s %q", q, resp.ResponseCode(), resp.Remark)
-	}
-	f := protocol.Fields(resp)
-	off := f.Int64("offset")
-	if err := f.Err(); err != nil {
-		return 0, fmt.Errorf("mqbench: %s offset: %w", q, err)
-	}
-	return off, nil
 }
