@@ -6,16 +6,19 @@
 //
 // # Producing
 //
-// The route comes from the name server (GET_ROUTEINFO_BY_TOPIC; on
-// TOPIC_NOT_EXIST, TBW102's route capped at 4 queues per broker, as Java
-// clients do, so the broker creates the topic on the first send), or from
-// UPDATE_AND_CREATE_TOPIC on every master. Concurrency senders each keep up
-// to Window requests in flight (a token channel), spread round-robin over
-// the write queues of every master: SEND_MESSAGE_V2 with the short header
-// names a..n, or SEND_BATCH_MESSAGE for Batch > 1. Every message carries
-// UNIQ_KEY and WAIT. Latency runs from handing a request to the connection
-// to its response callback and goes into a log-linear Histogram; responses
-// are counted by code.
+// The route comes from the name server through internal/admin
+// (GET_ROUTEINFO_BY_TOPIC; on TOPIC_NOT_EXIST, TBW102's route capped at 4
+// queues per broker, as Java clients do, so the broker creates the topic on
+// the first send), or from UPDATE_AND_CREATE_TOPIC on every master.
+// Concurrency senders each keep up to Window requests in flight (a token
+// channel), spread round-robin over the write queues of every master:
+// SEND_MESSAGE_V2, or SEND_BATCH_MESSAGE for Batch > 1, with pkg/protocol's
+// typed headers. Every message carries UNIQ_KEY and WAIT. Request commands
+// are recycled once the transport has written them (reqPool), so a single
+// send allocates only its properties and timestamp text, and a batch only its
+// timestamp. Latency runs from handing a request to the connection to its
+// response callback and goes into a log-linear Histogram; responses are
+// counted by code.
 //
 // # Keys
 //

@@ -133,9 +133,11 @@ func TestProducerRequestHeaders(t *testing.T) {
 	p := newProducer(o, ks, nil, nil, nil)
 	q := newQueueRef("broker-a", "10.1.2.3:10911", 3)
 
-	req, _ := p.request(5, 1, q, nil)
+	var scr scratch
+	req := p.request(5, 1, q, &scr)
 	assert.Equal(t, protocol.SendMessageV2, req.RequestCode())
 	ext := req.ExtFields
+	assert.Equal(t, 13, ext.Len(), "a..n without l: %v", ext.Map())
 	for k, v := range map[string]string{"a": DefaultProducerGroup, "b": DefaultTopic, "c": "TBW102", "d": "4",
 		"e": "3", "f": "0", "h": "0", "j": "0", "k": "false", "m": "false", "n": "broker-a"} {
 		assert.Equal(t, v, ext.Get(k), "field %s", k)
@@ -145,8 +147,14 @@ func TestProducerRequestHeaders(t *testing.T) {
 	assert.Equal(t, map[string]string{"UNIQ_KEY": string(ks.appendKey(nil, 5)), "WAIT": "true", "TAGS": "TagA"}, props)
 	assert.Equal(t, 1024, len(req.Body))
 
+	var h protocol.SendMessageRequestHeaderV2
+	require.NoError(t, h.Decode(ext))
+	assert.Equal(t, int32(3), h.QueueID)
+	assert.Equal(t, protocol.Some("broker-a"), h.BrokerName)
+	req.Release()
+
 	o.Batch = 3
-	req, _ = p.request(6, 3, q, nil)
+	req = p.request(6, 3, q, &scr)
 	assert.Equal(t, protocol.SendBatchMessage, req.RequestCode())
 	assert.Equal(t, "true", req.ExtFields.Get("m"))
 	assert.Equal(t, map[string]string{"WAIT": "true"}, message.ParseProperties(req.ExtFields.Get("i")))
