@@ -50,7 +50,10 @@ UNIQ_KEY arrived exactly once.`,
 	if def == "" {
 		def = DefaultNamesrv
 	}
-	pf.StringVarP(&f.namesrv, "namesrv", "n", def, "name servers, host:port separated by ';' ($NAMESRV_ADDR when set)")
+	pf.StringVarP(&f.namesrv, "namesrvAddr", "n", def, "name servers, host:port separated by ';' ($NAMESRV_ADDR when set), as mqadmin's -n")
+	// The flag's name before it followed mqadmin's; kept so that scripts keep working.
+	pf.StringVar(&f.namesrv, "namesrv", def, "old name of --namesrvAddr")
+	_ = pf.MarkHidden("namesrv")
 	pf.StringVar(&f.o.Topic, "topic", DefaultTopic, "topic")
 	pf.Int64Var(&f.o.Messages, "messages", 0, "messages to send, or to read with consume (0 with consume: up to the queue ends)")
 	pf.DurationVar(&f.o.Duration, "duration", 0, "send for this long instead of a message count")

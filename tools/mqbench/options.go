@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rocketgo/rocketgo/internal/admin"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 )
 
@@ -76,15 +77,11 @@ const (
 	DefaultNamesrv       = "127.0.0.1:9876"
 )
 
-// ParseNamesrv splits a ';'-separated name server list and checks each
-// entry is host:port.
+// ParseNamesrv splits a name server list as mqadmin does (';', also ',' or
+// spaces, between addresses) and checks each entry is host:port.
 func ParseNamesrv(s string) ([]string, error) {
 	var out []string
-	for _, a := range strings.Split(s, ";") {
-		a = strings.TrimSpace(a)
-		if a == "" {
-			continue
-		}
+	for _, a := range admin.ParseNamesrvAddrs(s) {
 		host, port, err := net.SplitHostPort(a)
 		if err != nil || host == "" || port == "" {
 			return nil, fmt.Errorf("mqbench: name server %q is not host:port", a)

@@ -20,6 +20,10 @@ func TestParseNamesrv(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"127.0.0.1:9876", "10.0.0.2:9876"}, got)
 
+	got, err = ParseNamesrv("a:1,b:2 c:3")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a:1", "b:2", "c:3"}, got, "separators as mqadmin accepts them")
+
 	got, err = ParseNamesrv("[::1]:9876")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"[::1]:9876"}, got)
@@ -143,6 +147,27 @@ func TestCommandFlagsBecomeOptions(t *testing.T) {
 	o, _, err = parseArgs(t, "consume")
 	require.NoError(t, err)
 	assert.Equal(t, int64(0), o.Messages, "consume alone reads up to the queue ends")
+}
+
+// TestNamesrvFlagNames: -n and --namesrvAddr as in mqadmin; the old --namesrv still works but is
+// not in the help.
+func TestNamesrvFlagNames(t *testing.T) {
+	for _, args := range [][]string{
+		{"produce", "--messages", "1", "-n", "a:1;b:2"},
+		{"produce", "--messages", "1", "--namesrvAddr", "a:1;b:2"},
+		{"produce", "--messages", "1", "--namesrv", "a:1;b:2"},
+	} {
+		o, _, err := parseArgs(t, args...)
+		require.NoError(t, err, "%v", args)
+		assert.Equal(t, []string{"a:1", "b:2"}, o.Namesrv, "%v", args)
+	}
+	cmd := NewCommand()
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetArgs([]string{"produce", "--help"})
+	require.NoError(t, cmd.Execute())
+	assert.Contains(t, out.String(), "-n, --namesrvAddr string")
+	assert.NotContains(t, out.String(), "--namesrv ")
 }
 
 func TestCommandRejectsBadFlagsBeforeConnecting(t *testing.T) {
