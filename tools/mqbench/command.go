@@ -64,6 +64,7 @@ UNIQ_KEY arrived exactly once.`,
 	pf.IntVar(&f.o.Connections, "connections", 0, "TCP connections per broker, shared by the senders (default: one per sender)")
 	pf.StringVar(&f.o.ProducerGroup, "producer-group", DefaultProducerGroup, "producer group")
 	pf.StringVar(&f.o.Tags, "tags", "", "TAGS of every message sent")
+	pf.StringVar(&f.o.Keys, "keys", "", "KEYS of every message sent, separated by spaces; {seq} is the message's sequence number, e.g. 'order-{seq}'")
 	pf.StringVar(&f.o.Subscription, "subscription", "*", "consumer's tag expression, e.g. 'TagA||TagB'; a filter reads each queue one pull at a time")
 	pf.BoolVar(&f.o.Wait, "wait", true, "WAIT property: ask the broker to answer after the flush (SYNC_FLUSH)")
 	pf.BoolVar(&f.o.CreateTopic, "create-topic", false, "create the topic on every master with UPDATE_AND_CREATE_TOPIC first")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rocketgo/rocketgo/internal/admin"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
+	"github.com/rocketgo/rocketgo/pkg/protocol/message"
 )
 
 // Mode is what a run does.
@@ -37,12 +38,18 @@ type Options struct {
 	Batch         int    // messages per request; 1 = SEND_MESSAGE_V2, >1 = SEND_BATCH_MESSAGE
 	Connections   int    // TCP connections per broker, shared round-robin by senders; default Concurrency
 	ProducerGroup string // default "mqbench_producer"
-	Tags          string
-	Wait          bool // WAIT property: true asks for the flush (and replication) before the answer
-	CreateTopic   bool // UPDATE_AND_CREATE_TOPIC on every master first
-	Queues        int  // read and write queues for CreateTopic; default 8
-	Cluster       string
-	Serialize     protocol.SerializeType
+	Tags          string // TAGS of every message; "" sends none
+	// Keys is the KEYS of every message: keys separated by spaces, as RocketMQ separates them,
+	// where {seq} stands for the message's sequence number (0, 1, ...), so "order-{seq}" gives
+	// each message a key of its own. "" sends none. The check of "both" does not use them: it
+	// relies on the UNIQ_KEY mqbench gives every message, whatever Keys says.
+	Keys string
+
+	Wait        bool // WAIT property: true asks for the flush (and replication) before the answer
+	CreateTopic bool // UPDATE_AND_CREATE_TOPIC on every master first
+	Queues      int  // read and write queues for CreateTopic; default 8
+	Cluster     string
+	Serialize   protocol.SerializeType
 
 	// Consumer.
 	Group         string // default "mqbench_consumer"
@@ -161,7 +168,7 @@ func (o *Options) Validate() error {
 	}
 	if o.Batch < 1 || o.Batch > 1024 {
 		bad("--batch %d is outside 1..1024", o.Batch)
-	} else if o.Batch > 1 && int64(o.Batch)*int64(o.Size+batchEntryOverhead) > maxRequestBody {
+	} else if o.Batch > 1 && int64(o.Batch)*int64(o.batchEntrySize()) > maxRequestBody {
 		bad("--batch %d of --size %d makes requests over %d bytes", o.Batch, o.Size, maxRequestBody)
 	}
 	if o.Connections < 1 || o.Connections > o.Concurrency {
@@ -175,6 +182,12 @@ func (o *Options) Validate() error {
 	}
 	if o.PullBatch < 1 || o.PullBatch > 1024 {
 		bad("--pull-batch %d is outside 1..1024", o.PullBatch)
+	}
+	if err := checkProperty("--tags", o.Tags); err != nil {
+		errs = append(errs, err)
+	}
+	if err := checkProperty("--keys", o.Keys); err != nil {
+		errs = append(errs, err)
 	}
 	if o.BrokerPID < 0 {
 		bad("--broker-pid %d is negative", o.BrokerPID)
@@ -198,6 +211,27 @@ func setDefault[T comparable](v *T, def T) {
 	if *v == zero {
 		*v = def
 	}
+}
+
+// batchEntrySize bounds one message's entry in a SEND_BATCH_MESSAGE body: its body, fixed
+// fields and properties, with room for a 20-digit sequence number in every {seq} of Keys.
+func (o *Options) batchEntrySize() int {
+	return o.Size + batchEntryOverhead + len(o.Tags) + len(o.Keys) + 20*strings.Count(o.Keys, seqPlaceholder)
+}
+
+// maxPropertyLen bounds --tags and --keys: every message's properties must fit their 2-byte
+// length in a batch entry and a stored record, with room for mqbench's own.
+const maxPropertyLen = 4096
+
+// checkProperty rejects a property value that would break the properties' encoding.
+func checkProperty(flag, v string) error {
+	if len(v) > maxPropertyLen {
+		return fmt.Errorf("mqbench: %s is longer than %d bytes", flag, maxPropertyLen)
+	}
+	if strings.ContainsAny(v, string([]byte{message.NameValueSeparator, message.PropertySeparator})) {
+		return fmt.Errorf("mqbench: %s %q holds a property separator (\\x01 or \\x02)", flag, v)
+	}
+	return nil
 }
 
 // checkTopic applies the broker's topic rules so that a typo fails here

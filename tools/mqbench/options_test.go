@@ -76,6 +76,11 @@ func TestValidateRejects(t *testing.T) {
 		"overlap":          {Options{Mode: ModeProduce, Messages: 1, Overlap: true}, "--overlap"},
 		"missing broker":   {Options{Mode: ModeProduce, Messages: 1, BrokerPID: 1 << 30}, "broker CPU"},
 		"consume no count": {Options{Mode: ModeConsume, Messages: -5}, "negative"},
+		"tags separator":   {Options{Mode: ModeProduce, Messages: 1, Tags: "a\x01b"}, "--tags"},
+		"keys separator":   {Options{Mode: ModeProduce, Messages: 1, Keys: "k\x02{seq}"}, "--keys"},
+		"keys length":      {Options{Mode: ModeProduce, Messages: 1, Keys: strings.Repeat("k", 4097)}, "--keys is longer"},
+		"keys in a batch": {Options{Mode: ModeProduce, Messages: 1, Batch: 1024, Size: 11 << 10,
+			Keys: strings.Repeat("k", 4096)}, "over 15728640 bytes"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -111,7 +116,7 @@ func TestCommandFlagsBecomeOptions(t *testing.T) {
 	t.Setenv("NAMESRV_ADDR", "10.1.1.1:9876")
 	o, f, err := parseArgs(t, "produce",
 		"--topic", "T1", "--messages", "200000", "--size", "100", "--concurrency", "8",
-		"--window", "64", "--batch", "16", "--tags", "TagA", "--serialize", "rocketmq",
+		"--window", "64", "--batch", "16", "--tags", "TagA", "--keys", "k-{seq} fixed", "--serialize", "rocketmq",
 		"--broker-pid", strconv.Itoa(os.Getpid()), "--json", "--wait=false")
 	require.NoError(t, err)
 	assert.Equal(t, ModeProduce, o.Mode)
@@ -124,6 +129,7 @@ func TestCommandFlagsBecomeOptions(t *testing.T) {
 	assert.Equal(t, 64, o.Window)
 	assert.Equal(t, 16, o.Batch)
 	assert.Equal(t, "TagA", o.Tags)
+	assert.Equal(t, "k-{seq} fixed", o.Keys)
 	assert.Equal(t, protocol.RocketMQ, o.Serialize)
 	assert.Equal(t, os.Getpid(), o.BrokerPID)
 	assert.False(t, o.Wait)

@@ -171,6 +171,47 @@ func TestProducerRequestHeaders(t *testing.T) {
 	assert.Equal(t, []uint64{6, 7, 8}, seqs)
 }
 
+// TestProducerKeys: --keys gives every message its KEYS, {seq} replaced by its sequence number,
+// in single sends and batches alike; UNIQ_KEY stays mqbench's own.
+func TestProducerKeys(t *testing.T) {
+	for _, batch := range []int{1, 3} {
+		o := &Options{Mode: ModeProduce, Messages: 2000, Batch: batch, Keys: "order-{seq} all {seq}x", Wait: true}
+		require.NoError(t, o.Validate())
+		ks := newKeySpace(netip.MustParseAddr("10.1.2.3"), 1, 2)
+		p := newProducer(o, ks, nil, nil, nil)
+		var scr scratch
+		var props []string
+		for _, first := range []uint64{7, 998} {
+			req := p.request(first, batch, newQueueRef("b", "h:1", 0), &scr)
+			if batch == 1 {
+				props = append(props, req.ExtFields.Get("i"))
+			} else {
+				it := message.NewBatchIterator(req.Body)
+				for it.Next() {
+					props = append(props, string(it.Entry().Properties))
+				}
+				require.NoError(t, it.Err())
+			}
+			req.Release()
+		}
+		var keys, uniq []string
+		for _, pr := range props {
+			m := message.ParseProperties(pr)
+			keys = append(keys, m[message.PropertyKeys])
+			uniq = append(uniq, m[message.PropertyUniqClientMessageID])
+		}
+		if batch == 1 {
+			assert.Equal(t, []string{"order-7 all 7x", "order-998 all 998x"}, keys)
+			assert.Equal(t, []string{string(ks.appendKey(nil, 7)), string(ks.appendKey(nil, 998))}, uniq)
+		} else {
+			assert.Equal(t, []string{"order-7 all 7x", "order-8 all 8x", "order-9 all 9x",
+				"order-998 all 998x", "order-999 all 999x", "order-1000 all 1000x"}, keys,
+				"entries of different lengths in one batch")
+			assert.Equal(t, string(ks.appendKey(nil, 1000)), uniq[5])
+		}
+	}
+}
+
 func TestProducerReserve(t *testing.T) {
 	o := &Options{Mode: ModeProduce, Messages: 10, Batch: 4}
 	require.NoError(t, o.Validate())

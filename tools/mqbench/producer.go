@@ -28,6 +28,7 @@ type producer struct {
 	body    []byte
 
 	batchProps string   // the SEND_BATCH_MESSAGE header's own properties
+	keyParts   []string // Options.Keys split at seqPlaceholder; nil: no KEYS
 	single     *reqPool // SEND_MESSAGE_V2 commands
 	batch      *reqPool // SEND_BATCH_MESSAGE commands, with their bodies
 
@@ -60,6 +61,9 @@ func newProducer(o *Options, keys keySpace, tr *tracker, queues []queueRef, clie
 		single:     newReqPool(protocol.SendMessageV2, o.Serialize, false),
 		batch:      newReqPool(protocol.SendBatchMessage, o.Serialize, true),
 		firstAck:   make(chan struct{}),
+	}
+	if o.Keys != "" {
+		p.keyParts = strings.Split(o.Keys, seqPlaceholder)
 	}
 	return p
 }
@@ -271,14 +275,33 @@ func (p *producer) appendProps(dst []byte, seq uint64) []byte {
 	if p.o.Tags != "" {
 		dst = message.AppendProperty(dst, message.PropertyTags, p.o.Tags)
 	}
+	if p.keyParts != nil {
+		dst = p.appendKeys(dst, seq)
+	}
 	return dst
+}
+
+// seqPlaceholder stands for a message's sequence number in Options.Keys.
+const seqPlaceholder = "{seq}"
+
+// appendKeys appends the KEYS property of message seq.
+func (p *producer) appendKeys(dst []byte, seq uint64) []byte {
+	dst = append(dst, message.PropertyKeys...)
+	dst = append(dst, message.NameValueSeparator)
+	for i, part := range p.keyParts {
+		if i > 0 {
+			dst = strconv.AppendUint(dst, seq, 10)
+		}
+		dst = append(dst, part...)
+	}
+	return append(dst, message.PropertySeparator)
 }
 
 // batchBody appends n messages to out as a SEND_BATCH_MESSAGE body. Each entry is laid out by
 // message.AppendBatchEntry over a blank of its properties' length, which are then copied over
 // the blank: that spares converting every message's properties to a string.
 func (p *producer) batchBody(out []byte, first uint64, n int, scr *scratch) []byte {
-	out = slices.Grow(out, n*(len(p.body)+batchEntryOverhead))
+	out = slices.Grow(out, n*p.o.batchEntrySize())
 	for i := range n {
 		scr.props = p.appendProps(scr.props[:0], first+uint64(i))
 		if len(scr.blank) != len(scr.props) {
