@@ -20,6 +20,7 @@ type cliFlags struct {
 	namesrv    string
 	serialize  string
 	jsonOut    bool
+	progress   time.Duration
 	verbose    bool
 	allowFails bool
 	o          Options
@@ -82,6 +83,7 @@ UNIQ_KEY arrived exactly once.`,
 	pf.DurationVar(&f.o.RequestTimeout, "request-timeout", 30*time.Second, "limit for name server and admin calls, and for draining sends at the end")
 	pf.StringVar(&f.serialize, "serialize", "json", "request header encoding: json (as every client) or rocketmq")
 	pf.BoolVar(&f.jsonOut, "json", false, "print the report as JSON")
+	pf.DurationVar(&f.progress, "progress", DefaultProgressEvery, "print progress to stderr this often while the run lasts (0: never); the report stays on stdout")
 	pf.BoolVarP(&f.verbose, "verbose", "v", false, "log connections and protocol problems to stderr")
 	pf.BoolVar(&f.allowFails, "allow-failures", false, "exit 0 even if the run had failures")
 
@@ -112,7 +114,7 @@ UNIQ_KEY arrived exactly once.`,
 // options turns the flags into Options.
 func (f *cliFlags) options(mode Mode) (Options, error) {
 	o := f.o
-	o.Mode = mode
+	o.Mode, o.ProgressEvery = mode, f.progress
 	var err error
 	if o.Namesrv, err = ParseNamesrv(f.namesrv); err != nil {
 		return o, err
@@ -132,6 +134,9 @@ func runAndReport(cmd *cobra.Command, o Options, f *cliFlags) error {
 			return err
 		}
 		defer func() { _ = lg.Sync() }()
+	}
+	if o.ProgressEvery > 0 {
+		o.Progress = cmd.ErrOrStderr()
 	}
 	rep, err := Run(cmd.Context(), o, lg)
 	if err != nil {

@@ -54,6 +54,7 @@ type consumer struct {
 	msgs          atomic.Int64 // every message read
 	bytes         atomic.Int64 // body bytes read
 	pulls         atomic.Int64
+	failedPulls   atomic.Int64 // pulls that failed or found nothing they should have
 	foreign       atomic.Int64 // records without one of this run's keys
 	badCRC        atomic.Int64
 	badOrder      atomic.Int64 // a record not at the queue, offset or topic asked for
@@ -433,6 +434,7 @@ func (c *consumer) checkDrained(pq *pullQueue) {
 // failedPull puts s back and backs off; too many failures in a row end
 // the queue. pq.mu is held.
 func (c *consumer) failedPull(pq *pullQueue, s span) {
+	c.failedPulls.Add(1)
 	pq.errStreak++
 	if pq.errStreak >= errLimit {
 		pq.failed = true

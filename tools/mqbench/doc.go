@@ -38,6 +38,13 @@
 // queue (SUSPEND, 5 s) waits for more. Every record is checked for its
 // topic, queue, offset and body CRC.
 //
+// # Progress
+//
+// With Options.Progress set (the command: stderr, every --progress), a line
+// every second says what each running phase has done so far (sent,
+// acknowledged, received, failed) and its rate over the last second; the
+// report at the end is written as before, to stdout.
+//
 // # CPU
 //
 // With a broker pid, utime+stime from /proc/PID/stat are read before and

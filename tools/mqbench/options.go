@@ -3,6 +3,7 @@ package mqbench
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"strings"
 	"time"
@@ -63,6 +64,11 @@ type Options struct {
 	// IdleTimeout ends consuming when no message arrived for this long;
 	// default 10 s.
 	IdleTimeout time.Duration
+
+	// Progress, when set, gets a line every ProgressEvery (default 1 s) while the run lasts:
+	// messages sent, acknowledged, received and failed so far, and the rates.
+	Progress      io.Writer
+	ProgressEvery time.Duration
 
 	BrokerPID      int           // 0: no broker CPU figures
 	Timeout        time.Duration // limit per phase; default 10 min
@@ -192,7 +198,7 @@ func (o *Options) Validate() error {
 	if o.BrokerPID < 0 {
 		bad("--broker-pid %d is negative", o.BrokerPID)
 	}
-	if o.Timeout < 0 || o.RequestTimeout < 0 || o.IdleTimeout < 0 {
+	if o.Timeout < 0 || o.RequestTimeout < 0 || o.IdleTimeout < 0 || o.ProgressEvery < 0 {
 		bad("timeouts must not be negative")
 	}
 	if o.Overlap && o.Mode != ModeBoth {

@@ -130,6 +130,7 @@ func TestCommandFlagsBecomeOptions(t *testing.T) {
 	assert.Equal(t, 16, o.Batch)
 	assert.Equal(t, "TagA", o.Tags)
 	assert.Equal(t, "k-{seq} fixed", o.Keys)
+	assert.Equal(t, time.Second, o.ProgressEvery, "progress every second by default")
 	assert.Equal(t, protocol.RocketMQ, o.Serialize)
 	assert.Equal(t, os.Getpid(), o.BrokerPID)
 	assert.False(t, o.Wait)
@@ -150,8 +151,9 @@ func TestCommandFlagsBecomeOptions(t *testing.T) {
 	assert.True(t, o.Wait, "WAIT=true by default")
 	assert.True(t, o.CheckCRC)
 
-	o, _, err = parseArgs(t, "consume")
+	o, _, err = parseArgs(t, "consume", "--progress", "0")
 	require.NoError(t, err)
+	assert.Zero(t, o.ProgressEvery)
 	assert.Equal(t, int64(0), o.Messages, "consume alone reads up to the queue ends")
 }
 

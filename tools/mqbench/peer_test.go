@@ -156,6 +156,8 @@ func peerRun(t testing.TB, o Options, peer *scriptedPeer) *Report {
 	o.Namesrv = []string{"127.0.0.1:1"} // nothing listens: the route falls back to the given queues
 	require.NoError(t, o.Validate())
 	r := &runner{o: &o, lg: zap.NewNop(), keys: peer.keys, rep: &Report{}}
+	r.prog = startProgress(o.Progress, o.ProgressEvery)
+	defer r.prog.stop()
 	r.adm = admin.New(admin.Options{NamesrvAddrs: o.Namesrv}, nil)
 	defer func() { _ = r.adm.Close() }()
 	var qs []queueRef

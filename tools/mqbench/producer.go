@@ -40,6 +40,7 @@ type producer struct {
 
 	sent     atomic.Int64 // messages handed to the connection
 	acked    atomic.Int64 // messages the broker stored
+	failed   atomic.Int64 // messages not sent, not answered or refused
 	requests atomic.Int64
 	lastResp atomic.Int64 // unix ns of the last response
 	// badAnswers counts stored-status answers without a readable queueId,
@@ -116,6 +117,7 @@ func (p *producer) runSender(ctx context.Context, cli *remoting.Client, h *Histo
 		req := p.request(first, n, q, &scr)
 		conn, err := cli.Conn(ctx, q.Addr)
 		if err != nil {
+			p.failed.Add(int64(n))
 			p.codes.addErr(err)
 			p.requests.Add(1)
 			<-tokens
@@ -180,15 +182,18 @@ func (p *producer) reserve() (first uint64, n int, ok bool) {
 func (p *producer) answered(first uint64, n int, resp *protocol.Command, err error) {
 	if errors.Is(err, context.Canceled) {
 		// Only drain and --timeout cancel sends: they got no answer in time.
+		p.failed.Add(int64(n))
 		p.codes.addName("error: no answer (abandoned at the end)")
 		return
 	}
 	if err != nil {
+		p.failed.Add(int64(n))
 		p.codes.addErr(err)
 		return
 	}
 	p.codes.add(resp.ResponseCode())
 	if !storedCode(resp.ResponseCode()) {
+		p.failed.Add(int64(n))
 		p.remarks.add(resp.ResponseCode(), resp.Remark)
 		return
 	}

@@ -30,6 +30,8 @@ func Run(ctx context.Context, o Options, lg *zap.Logger) (*Report, error) {
 	r.adm = admin.New(admin.Options{NamesrvAddrs: o.Namesrv, Timeout: o.RequestTimeout, Serialize: o.Serialize}, lg)
 	defer func() { _ = r.adm.Close() }()
 	r.keys = newKeySpace(localIPv4(), os.Getpid(), rand.Uint32())
+	r.prog = startProgress(o.Progress, o.ProgressEvery)
+	defer r.prog.stop()
 	r.rep = &Report{Mode: o.Mode, Topic: o.Topic, Namesrv: o.Namesrv, Size: o.Size, Batch: o.Batch,
 		Concurrency: o.Concurrency, Window: o.Window, PullWindow: o.PullWindow, PullBatch: o.PullBatch}
 
@@ -54,6 +56,7 @@ type runner struct {
 	adm  *admin.Client // route, topic and offset calls
 	keys keySpace
 	rep  *Report
+	prog *progress // nil: no progress lines
 }
 
 func (r *runner) note(format string, args ...any) {
@@ -114,6 +117,8 @@ func (r *runner) produce(ctx context.Context, qs []queueRef, tr *tracker, firstA
 	ctx, cancel := context.WithTimeout(ctx, r.o.Timeout)
 	defer cancel()
 	cpu := startCPU(r.o.BrokerPID)
+	r.prog.watchProducer(p)
+	defer r.prog.watchProducer(nil)
 	start := time.Now()
 	p.run(ctx)
 	end := time.Now()
@@ -199,6 +204,8 @@ func (r *runner) consume(ctx context.Context, c *consumer) *PhaseReport {
 	ctx, cancel := context.WithTimeout(ctx, r.o.Timeout)
 	defer cancel()
 	cpu := startCPU(r.o.BrokerPID)
+	r.prog.watchConsumer(c)
+	defer r.prog.watchConsumer(nil)
 	start := time.Now()
 	complete := c.run(ctx, cli)
 	end := time.Now()
