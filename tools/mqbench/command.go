@@ -27,8 +27,8 @@ type cliFlags struct {
 }
 
 // NewCommand returns the mqbench command: "mqbench produce|consume|both".
-// (It lives here because internal/cli belongs to another engineer; it can
-// move there unchanged.)
+// It lives with the tool rather than in internal/cli, which holds the
+// commands of the shipped binaries (docs/architecture.md, "Tools").
 func NewCommand() *cobra.Command { return newCommand(runAndReport) }
 
 // runFunc runs a benchmark with validated options.
