@@ -2,6 +2,7 @@
 # Runs mqbench against a fresh nameserver and broker from bin/ and stops both afterwards.
 #   scripts/bench.sh ASYNC_FLUSH|SYNC_FLUSH [mqbench args...]
 # Default mqbench args: both --messages 200000 --size 1024 --concurrency 4 --window 256.
+# mqbench writes its progress lines to stderr and its report to stdout.
 set -eu
 cd "$(dirname "$0")/.."
 FLUSH=${1:-ASYNC_FLUSH}; shift || true

@@ -1,5 +1,5 @@
 // Command mqbench is a load generator and checker for RocketMQ brokers:
-// mqbench produce|consume|both. See internal/bench.
+// mqbench produce|consume|both. See tools/mqbench.
 package main
 
 import (
@@ -8,12 +8,12 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/rocketgo/rocketgo/internal/bench"
+	"github.com/rocketgo/rocketgo/tools/mqbench"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := bench.NewCommand().ExecuteContext(ctx)
+	err := mqbench.NewCommand().ExecuteContext(ctx)
 	stop()
 	if err != nil {
 		os.Exit(1)

@@ -27,13 +27,17 @@ type Options struct {
 	NamesrvAddrs []string
 	// Timeout bounds each request; zero means DefaultTimeout.
 	Timeout time.Duration
+	// Serialize is the header encoding of every request: JSON (the zero value), as Java's tools
+	// send, or ROCKETMQ.
+	Serialize protocol.SerializeType
 }
 
 // Client sends admin requests. It is safe for concurrent use.
 type Client struct {
-	namesrv []string
-	timeout time.Duration
-	rc      *remoting.Client
+	namesrv   []string
+	timeout   time.Duration
+	serialize protocol.SerializeType
+	rc        *remoting.Client
 }
 
 // New returns a client; it connects on first use.
@@ -45,9 +49,10 @@ func New(opts Options, lg *zap.Logger) *Client {
 		opts.Timeout = DefaultTimeout
 	}
 	return &Client{
-		namesrv: opts.NamesrvAddrs,
-		timeout: opts.Timeout,
-		rc:      remoting.NewClient(remoting.ClientOptions{RequestTimeout: opts.Timeout, DialTimeout: opts.Timeout}, lg),
+		namesrv:   opts.NamesrvAddrs,
+		timeout:   opts.Timeout,
+		serialize: opts.Serialize,
+		rc:        remoting.NewClient(remoting.ClientOptions{RequestTimeout: opts.Timeout, DialTimeout: opts.Timeout}, lg),
 	}
 }
 
@@ -86,6 +91,7 @@ func IsCode(err error, code protocol.ResponseCode) bool {
 // *ServerError.
 func (c *Client) invoke(ctx context.Context, addr string, req *protocol.Command) (*protocol.Command, error) {
 	code := req.RequestCode()
+	req.SerializeType = c.serialize
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	resp, err := c.rc.Invoke(ctx, addr, req)

@@ -52,6 +52,23 @@ func ClusterBrokers(info *body.ClusterInfo, cluster string, mastersOnly bool) ([
 	return out, nil
 }
 
+// Masters lists the masters (id 0) of one cluster, or of every cluster when cluster is "", in the
+// order of Brokers; a broker group named by two clusters is listed once. An unknown cluster is an
+// error, as in ClusterBrokers.
+func Masters(info *body.ClusterInfo, cluster string) ([]BrokerAddr, error) {
+	if cluster != "" {
+		return ClusterBrokers(info, cluster, true)
+	}
+	var out []BrokerAddr
+	for _, b := range Brokers(info) {
+		listed := slices.ContainsFunc(out, func(o BrokerAddr) bool { return o.BrokerName == b.BrokerName })
+		if b.BrokerID == body.MasterID && !listed {
+			out = append(out, b)
+		}
+	}
+	return out, nil
+}
+
 // BrokerNameOf returns the broker name of an address, or "" if info does not list it.
 func BrokerNameOf(info *body.ClusterInfo, addr string) string {
 	for name, bd := range info.BrokerAddrTable {

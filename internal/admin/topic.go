@@ -53,6 +53,26 @@ func (c *Client) CreateTopicInCluster(ctx context.Context, cluster string, tc bo
 	return c.eachBroker(masters, func(addr string) error { return c.CreateTopic(ctx, addr, tc) })
 }
 
+// CreateTopicOnMasters creates or updates a topic on every master of a cluster, or of every
+// cluster when cluster is "", and returns the masters that accepted it, in the order of Brokers,
+// with the joined errors of those that did not. Finding no master is an error.
+func (c *Client) CreateTopicOnMasters(ctx context.Context, cluster string, tc body.TopicConfig) ([]BrokerAddr, error) {
+	info, err := c.ClusterInfo(ctx)
+	if err != nil {
+		return nil, err
+	}
+	masters, err := Masters(info, cluster)
+	if err != nil {
+		return nil, err
+	}
+	if len(masters) == 0 {
+		return nil, fmt.Errorf("admin: no master in cluster %q (\"\": every cluster)", cluster)
+	}
+	done, err := c.eachBroker(masters, func(addr string) error { return c.CreateTopic(ctx, addr, tc) })
+	accepted := slices.DeleteFunc(masters, func(b BrokerAddr) bool { return !slices.Contains(done, b.Addr) })
+	return accepted, err
+}
+
 // DeleteTopicInCluster deletes a topic from every broker (masters and slaves) of a cluster and
 // returns the addresses that deleted it, sorted, with the joined errors of the others. The name
 // servers' route is left to DeleteTopicInNamesrv.

@@ -1,9 +1,10 @@
-package bench
+package mqbench
 
 import (
 	"bytes"
 	"context"
 	"fmt"
+	"math"
 	"net"
 	"os"
 	"os/exec"
@@ -18,7 +19,9 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap"
 
-	"github.com/rocketgo/rocketgo/internal/remoting"
+	"github.com/rocketgo/rocketgo/internal/admin"
+	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 // The integration test runs mqbench against the real bin/mqnamesrv and
@@ -54,10 +57,15 @@ func TestProduceConsumeAgainstRealBinaries(t *testing.T) {
 
 			t.Run("single sends, topic auto-created from TBW102", func(t *testing.T) {
 				o := base
-				o.Mode, o.Topic = ModeBoth, "MqbenchAuto"
+				o.Mode, o.Topic, o.Keys, o.Tags = ModeBoth, "MqbenchAuto", "it-{seq} mqbench", "TagIT"
 				rep := runLogged(t, o)
 				assert.Equal(t, int64(msgs), rep.Produce.Messages)
 				assert.Equal(t, int64(msgs), rep.Verify.Received)
+				// Each message can be found by its own key, and carries the tag.
+				found := queryByKey(t, cl.namesrv, o.Topic, "it-"+strconv.Itoa(msgs-1))
+				require.Len(t, found, 1)
+				assert.Equal(t, []string{"it-" + strconv.Itoa(msgs-1), "mqbench"}, found[0].Keys())
+				assert.Equal(t, "TagIT", found[0].Tags())
 			})
 			t.Run("batches, topic created first", func(t *testing.T) {
 				o := base
@@ -133,11 +141,10 @@ func startCluster(t *testing.T, nsBin, brBin, flush string) *cluster {
 	waitDial(t, cl.broker)
 
 	// Ready once the broker has registered TBW102 with the name server.
-	adm := &admin{cli: remoting.NewClient(remoting.ClientOptions{RequestTimeout: 2 * time.Second}, nil),
-		namesrv: []string{cl.namesrv}}
-	defer adm.cli.Close()
+	adm := admin.New(admin.Options{NamesrvAddrs: []string{cl.namesrv}, Timeout: 2 * time.Second}, nil)
+	defer func() { _ = adm.Close() }()
 	require.EventuallyWithT(t, func(c *assert.CollectT) {
-		qs, _, err := adm.produceRoute(context.Background(), defaultTopic)
+		qs, _, err := produceRoute(context.Background(), adm, systopic.AutoCreate)
 		require.NoError(c, err)
 		require.NotEmpty(c, qs)
 	}, 30*time.Second, 100*time.Millisecond, "broker never registered TBW102 with the name server")
@@ -214,6 +221,22 @@ func writeFile(t *testing.T, path, content string) {
 }
 
 // repoRoot is the directory holding go.mod, above this package.
+// queryByKey asks the broker's index for the messages of topic under key, waiting for the
+// index to catch up.
+func queryByKey(t *testing.T, namesrv, topic, key string) []*message.MessageExt {
+	t.Helper()
+	adm := admin.New(admin.Options{NamesrvAddrs: []string{namesrv}}, nil)
+	defer func() { _ = adm.Close() }()
+	var found []*message.MessageExt
+	require.EventuallyWithT(t, func(c *assert.CollectT) {
+		var err error
+		found, err = adm.QueryMessageByKey(context.Background(), topic, key, 32, 0, math.MaxInt64)
+		require.NoError(c, err)
+		require.NotEmpty(c, found)
+	}, 10*time.Second, 50*time.Millisecond, "no message under key %q", key)
+	return found
+}
+
 func repoRoot(t *testing.T) string {
 	t.Helper()
 	dir, err := os.Getwd()

@@ -1,4 +1,4 @@
-package bench
+package mqbench
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap"
 
+	"github.com/rocketgo/rocketgo/internal/admin"
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/internal/remoting/remotingtest"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
@@ -51,12 +52,11 @@ func startPeer(t testing.TB, p *scriptedPeer) *scriptedPeer {
 }
 
 func (p *scriptedPeer) send(_ context.Context, _ *remoting.Conn, req *protocol.Command) *protocol.Command {
-	f := protocol.Fields(req)
-	qid := f.Int32("e")
-	props := f.String("i")
-	if err := f.Err(); err != nil {
+	var h protocol.SendMessageRequestHeader
+	if err := h.DecodeSend(req.RequestCode(), req.ExtFields); err != nil {
 		return protocol.NewResponse(req, protocol.SystemError, err.Error())
 	}
+	qid, props := h.QueueID, h.Properties.V
 	var off int64
 	var ids []string
 	if p.store {
@@ -80,8 +80,7 @@ func (p *scriptedPeer) send(_ context.Context, _ *remoting.Conn, req *protocol.C
 		ids = []string{message.OffsetMsgID(peerStoreHost, 0)}
 	}
 	resp := protocol.NewResponse(req, protocol.Success, "")
-	resp.ExtFields = protocol.NewExt(map[string]string{"msgId": strings.Join(ids, ","),
-		"queueId": strconv.Itoa(int(qid)), "queueOffset": strconv.FormatInt(off, 10)})
+	protocol.SendMessageResponseHeader{MsgID: strings.Join(ids, ","), QueueID: qid, QueueOffset: off}.Encode(&resp.ExtFields)
 	return resp
 }
 
@@ -111,11 +110,11 @@ func (p *scriptedPeer) append(qid int32, e message.BatchEntry) {
 }
 
 func (p *scriptedPeer) pull(_ context.Context, _ *remoting.Conn, req *protocol.Command) *protocol.Command {
-	f := protocol.Fields(req)
-	qid, off, n := f.Int32("queueId"), f.Int64("queueOffset"), int(f.Int32("maxMsgNums"))
-	if err := f.Err(); err != nil {
+	var h protocol.PullMessageRequestHeader
+	if err := h.Decode(req.ExtFields); err != nil {
 		return protocol.NewResponse(req, protocol.SystemError, err.Error())
 	}
+	qid, off, n := h.QueueID, h.QueueOffset, int(h.MaxMsgNums)
 	if p.maxPerPull > 0 {
 		n = min(n, p.maxPerPull)
 	}
@@ -133,19 +132,20 @@ func (p *scriptedPeer) pull(_ context.Context, _ *remoting.Conn, req *protocol.C
 			next++
 		}
 	}
-	resp.ExtFields = protocol.NewExt(map[string]string{"nextBeginOffset": strconv.FormatInt(next, 10), "minOffset": "0",
-		"maxOffset": strconv.FormatInt(end, 10), "suggestWhichBrokerId": "0"})
+	protocol.PullMessageResponseHeader{NextBeginOffset: next, MaxOffset: end}.Encode(&resp.ExtFields)
 	return resp
 }
 
 func (p *scriptedPeer) maxOffset(_ context.Context, _ *remoting.Conn, req *protocol.Command) *protocol.Command {
-	f := protocol.Fields(req)
-	qid := f.Int32("queueId")
+	var h protocol.GetMaxOffsetRequestHeader
+	if err := h.Decode(req.ExtFields); err != nil {
+		return protocol.NewResponse(req, protocol.SystemError, err.Error())
+	}
 	p.mu.Lock()
-	n := len(p.queues[qid])
+	n := len(p.queues[h.QueueID])
 	p.mu.Unlock()
 	resp := protocol.NewResponse(req, protocol.Success, "")
-	resp.ExtFields = protocol.NewExt(map[string]string{"offset": strconv.Itoa(n)})
+	protocol.GetMaxOffsetResponseHeader{Offset: int64(n)}.Encode(&resp.ExtFields)
 	return resp
 }
 
@@ -156,8 +156,10 @@ func peerRun(t testing.TB, o Options, peer *scriptedPeer) *Report {
 	o.Namesrv = []string{"127.0.0.1:1"} // nothing listens: the route falls back to the given queues
 	require.NoError(t, o.Validate())
 	r := &runner{o: &o, lg: zap.NewNop(), keys: peer.keys, rep: &Report{}}
-	r.adm = &admin{cli: remoting.NewClient(remoting.ClientOptions{}, nil), namesrv: o.Namesrv}
-	defer r.adm.cli.Close()
+	r.prog = startProgress(o.Progress, o.ProgressEvery)
+	defer r.prog.stop()
+	r.adm = admin.New(admin.Options{NamesrvAddrs: o.Namesrv}, nil)
+	defer func() { _ = r.adm.Close() }()
 	var qs []queueRef
 	starts := map[queueRef]int64{}
 	for i := range 4 {
@@ -233,7 +235,11 @@ func TestProduceCountsErrorResponses(t *testing.T) {
 	srv := remotingtest.StartServer(t, remoting.ServerOptions{}, func(s *remoting.Server) {
 		s.Handle(protocol.SendMessageV2, remoting.HandlerFunc(
 			func(_ context.Context, _ *remoting.Conn, req *protocol.Command) *protocol.Command {
-				if req.ExtFields.Get("e") == "1" {
+				var h protocol.SendMessageRequestHeaderV2
+				if err := h.Decode(req.ExtFields); err != nil {
+					return protocol.NewResponse(req, protocol.SystemError, err.Error())
+				}
+				if h.QueueID == 1 {
 					return protocol.NewResponse(req, protocol.SystemBusy, "[REJECTREQUEST]system busy")
 				}
 				return protocol.NewResponse(req, protocol.Success, "")

@@ -1,13 +1,16 @@
-package bench
+package mqbench
 
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"strings"
 	"time"
 
+	"github.com/rocketgo/rocketgo/internal/admin"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
+	"github.com/rocketgo/rocketgo/pkg/protocol/message"
 )
 
 // Mode is what a run does.
@@ -36,12 +39,18 @@ type Options struct {
 	Batch         int    // messages per request; 1 = SEND_MESSAGE_V2, >1 = SEND_BATCH_MESSAGE
 	Connections   int    // TCP connections per broker, shared round-robin by senders; default Concurrency
 	ProducerGroup string // default "mqbench_producer"
-	Tags          string
-	Wait          bool // WAIT property: true asks for the flush (and replication) before the answer
-	CreateTopic   bool // UPDATE_AND_CREATE_TOPIC on every master first
-	Queues        int  // read and write queues for CreateTopic; default 8
-	Cluster       string
-	Serialize     protocol.SerializeType
+	Tags          string // TAGS of every message; "" sends none
+	// Keys is the KEYS of every message: keys separated by spaces, as RocketMQ separates them,
+	// where {seq} stands for the message's sequence number (0, 1, ...), so "order-{seq}" gives
+	// each message a key of its own. "" sends none. The check of "both" does not use them: it
+	// relies on the UNIQ_KEY mqbench gives every message, whatever Keys says.
+	Keys string
+
+	Wait        bool // WAIT property: true asks for the flush (and replication) before the answer
+	CreateTopic bool // UPDATE_AND_CREATE_TOPIC on every master first
+	Queues      int  // read and write queues for CreateTopic; default 8
+	Cluster     string
+	Serialize   protocol.SerializeType
 
 	// Consumer.
 	Group         string // default "mqbench_consumer"
@@ -55,6 +64,11 @@ type Options struct {
 	// IdleTimeout ends consuming when no message arrived for this long;
 	// default 10 s.
 	IdleTimeout time.Duration
+
+	// Progress, when set, gets a line every ProgressEvery (default 1 s) while the run lasts:
+	// messages sent, acknowledged, received and failed so far, and the rates.
+	Progress      io.Writer
+	ProgressEvery time.Duration
 
 	BrokerPID      int           // 0: no broker CPU figures
 	Timeout        time.Duration // limit per phase; default 10 min
@@ -76,23 +90,19 @@ const (
 	DefaultNamesrv       = "127.0.0.1:9876"
 )
 
-// ParseNamesrv splits a ';'-separated name server list and checks each
-// entry is host:port.
+// ParseNamesrv splits a name server list as mqadmin does (';', also ',' or
+// spaces, between addresses) and checks each entry is host:port.
 func ParseNamesrv(s string) ([]string, error) {
 	var out []string
-	for _, a := range strings.Split(s, ";") {
-		a = strings.TrimSpace(a)
-		if a == "" {
-			continue
-		}
+	for _, a := range admin.ParseNamesrvAddrs(s) {
 		host, port, err := net.SplitHostPort(a)
 		if err != nil || host == "" || port == "" {
-			return nil, fmt.Errorf("bench: name server %q is not host:port", a)
+			return nil, fmt.Errorf("mqbench: name server %q is not host:port", a)
 		}
 		out = append(out, a)
 	}
 	if len(out) == 0 {
-		return nil, errors.New("bench: no name server address")
+		return nil, errors.New("mqbench: no name server address")
 	}
 	return out, nil
 }
@@ -105,7 +115,7 @@ func ParseSerialize(s string) (protocol.SerializeType, error) {
 	case "rocketmq":
 		return protocol.RocketMQ, nil
 	}
-	return 0, fmt.Errorf("bench: serialize type %q is neither json nor rocketmq", s)
+	return 0, fmt.Errorf("mqbench: serialize type %q is neither json nor rocketmq", s)
 }
 
 // Validate applies the defaults and reports every bad value.
@@ -113,7 +123,7 @@ func (o *Options) Validate() error {
 	switch o.Mode {
 	case ModeProduce, ModeConsume, ModeBoth:
 	default:
-		return fmt.Errorf("bench: mode %q is not produce, consume or both", o.Mode)
+		return fmt.Errorf("mqbench: mode %q is not produce, consume or both", o.Mode)
 	}
 	setDefault(&o.Topic, DefaultTopic)
 	setDefault(&o.ProducerGroup, DefaultProducerGroup)
@@ -135,7 +145,7 @@ func (o *Options) Validate() error {
 	}
 
 	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf("bench: "+format, args...)) }
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf("mqbench: "+format, args...)) }
 	if err := checkTopic(o.Topic); err != nil {
 		errs = append(errs, err)
 	}
@@ -164,7 +174,7 @@ func (o *Options) Validate() error {
 	}
 	if o.Batch < 1 || o.Batch > 1024 {
 		bad("--batch %d is outside 1..1024", o.Batch)
-	} else if o.Batch > 1 && int64(o.Batch)*int64(o.Size+batchEntryOverhead) > maxRequestBody {
+	} else if o.Batch > 1 && int64(o.Batch)*int64(o.batchEntrySize()) > maxRequestBody {
 		bad("--batch %d of --size %d makes requests over %d bytes", o.Batch, o.Size, maxRequestBody)
 	}
 	if o.Connections < 1 || o.Connections > o.Concurrency {
@@ -179,10 +189,16 @@ func (o *Options) Validate() error {
 	if o.PullBatch < 1 || o.PullBatch > 1024 {
 		bad("--pull-batch %d is outside 1..1024", o.PullBatch)
 	}
+	if err := checkProperty("--tags", o.Tags); err != nil {
+		errs = append(errs, err)
+	}
+	if err := checkProperty("--keys", o.Keys); err != nil {
+		errs = append(errs, err)
+	}
 	if o.BrokerPID < 0 {
 		bad("--broker-pid %d is negative", o.BrokerPID)
 	}
-	if o.Timeout < 0 || o.RequestTimeout < 0 || o.IdleTimeout < 0 {
+	if o.Timeout < 0 || o.RequestTimeout < 0 || o.IdleTimeout < 0 || o.ProgressEvery < 0 {
 		bad("timeouts must not be negative")
 	}
 	if o.Overlap && o.Mode != ModeBoth {
@@ -203,16 +219,37 @@ func setDefault[T comparable](v *T, def T) {
 	}
 }
 
+// batchEntrySize bounds one message's entry in a SEND_BATCH_MESSAGE body: its body, fixed
+// fields and properties, with room for a 20-digit sequence number in every {seq} of Keys.
+func (o *Options) batchEntrySize() int {
+	return o.Size + batchEntryOverhead + len(o.Tags) + len(o.Keys) + 20*strings.Count(o.Keys, seqPlaceholder)
+}
+
+// maxPropertyLen bounds --tags and --keys: every message's properties must fit their 2-byte
+// length in a batch entry and a stored record, with room for mqbench's own.
+const maxPropertyLen = 4096
+
+// checkProperty rejects a property value that would break the properties' encoding.
+func checkProperty(flag, v string) error {
+	if len(v) > maxPropertyLen {
+		return fmt.Errorf("mqbench: %s is longer than %d bytes", flag, maxPropertyLen)
+	}
+	if strings.ContainsAny(v, string([]byte{message.NameValueSeparator, message.PropertySeparator})) {
+		return fmt.Errorf("mqbench: %s %q holds a property separator (\\x01 or \\x02)", flag, v)
+	}
+	return nil
+}
+
 // checkTopic applies the broker's topic rules so that a typo fails here
 // rather than as a wall of MESSAGE_ILLEGAL answers.
 func checkTopic(t string) error {
 	if len(t) > 127 {
-		return fmt.Errorf("bench: topic %q is longer than 127 characters", t)
+		return fmt.Errorf("mqbench: topic %q is longer than 127 characters", t)
 	}
 	for _, c := range t {
 		if !(c == '%' || c == '|' || c == '_' || c == '-' ||
 			c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-			return fmt.Errorf("bench: topic %q has %q; allowed are letters, digits, %%, |, _ and -", t, c)
+			return fmt.Errorf("mqbench: topic %q has %q; allowed are letters, digits, %%, |, _ and -", t, c)
 		}
 	}
 	return nil

@@ -1,16 +1,16 @@
-package bench
+package mqbench
 
 import (
 	"cmp"
 	"context"
 	"slices"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
+	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
 )
 
@@ -54,6 +54,7 @@ type consumer struct {
 	msgs          atomic.Int64 // every message read
 	bytes         atomic.Int64 // body bytes read
 	pulls         atomic.Int64
+	failedPulls   atomic.Int64 // pulls that failed or found nothing they should have
 	foreign       atomic.Int64 // records without one of this run's keys
 	badCRC        atomic.Int64
 	badOrder      atomic.Int64 // a record not at the queue, offset or topic asked for
@@ -64,8 +65,9 @@ type consumer struct {
 	done          chan struct{}
 	doneOnce      sync.Once
 
-	hist  Histogram
-	codes codeCounter
+	hist    Histogram
+	codes   codeCounter
+	pullReq *reqPool // PULL_MESSAGE commands
 
 	backoff time.Duration // pause unit after a failed or unheld pull
 
@@ -110,7 +112,8 @@ const errLimit = 50
 // newConsumer returns a consumer without queues; run sets its client and
 // context.
 func newConsumer(o *Options, keys keySpace, tr *tracker) *consumer {
-	c := &consumer{o: o, keys: keys, tr: tr, done: make(chan struct{}), backoff: 50 * time.Millisecond}
+	c := &consumer{o: o, keys: keys, tr: tr, done: make(chan struct{}), backoff: 50 * time.Millisecond,
+		pullReq: newReqPool(protocol.PullMessage, o.Serialize, false)}
 	c.target.Store(-1)
 	return c
 }
@@ -255,23 +258,11 @@ func (c *consumer) issue(pq *pullQueue, s span) bool {
 		c.failedPull(pq, s)
 		return false
 	}
-	req := protocol.NewRequest(protocol.PullMessage, map[string]string{
-		"consumerGroup":        c.o.Group,
-		"topic":                c.o.Topic,
-		"queueId":              pq.q.qid,
-		"queueOffset":          strconv.FormatInt(s.off, 10),
-		"maxMsgNums":           strconv.Itoa(s.n),
-		"sysFlag":              strconv.Itoa(pullFlagSuspend | pullFlagSubscription),
-		"commitOffset":         "0",
-		"suspendTimeoutMillis": strconv.Itoa(suspendMillis),
-		"subscription":         c.subscription(),
-		"subVersion":           "0",
-		"expressionType":       "TAG",
-	}, nil)
-	req.SerializeType = c.o.Serialize
+	req := c.pullRequest(pq, s)
 	c.issuing.Lock()
 	if c.issuing.closed {
 		c.issuing.Unlock()
+		req.Release()
 		c.putBack(pq, s)
 		return false
 	}
@@ -291,6 +282,24 @@ func (c *consumer) issue(pq *pullQueue, s span) bool {
 		}
 	})
 	return true
+}
+
+// pullRequest builds the PULL_MESSAGE of s from pq, held by the broker up to suspendMillis when
+// there is nothing to read yet, in a recycled command.
+func (c *consumer) pullRequest(pq *pullQueue, s span) *protocol.Command {
+	req := c.pullReq.get()
+	protocol.PullMessageRequestHeader{
+		ConsumerGroup:        c.o.Group,
+		Topic:                c.o.Topic,
+		QueueID:              pq.q.QueueID,
+		QueueOffset:          s.off,
+		MaxMsgNums:           int32(s.n),
+		SysFlag:              pullFlagSuspend | pullFlagSubscription,
+		SuspendTimeoutMillis: suspendMillis,
+		Subscription:         protocol.Some(c.subscription()),
+		ExpressionType:       protocol.Some(body.ExpressionTag),
+	}.Encode(&req.ExtFields)
+	return req
 }
 
 func (c *consumer) subscription() string { return c.o.Subscription }
@@ -345,10 +354,9 @@ func (c *consumer) answered(pq *pullQueue, s span, sent time.Time, resp *protoco
 		return
 	}
 	c.codes.add(resp.ResponseCode())
-	f := protocol.Fields(resp)
-	nextBegin := f.OptInt64("nextBeginOffset", -1)
-	if m := f.OptInt64("maxOffset", -1); m > pq.max {
-		pq.max = m
+	nextBegin, maxOffset := pullPositions(resp)
+	if maxOffset > pq.max {
+		pq.max = maxOffset
 	}
 	switch resp.ResponseCode() {
 	case protocol.Success:
@@ -391,6 +399,15 @@ func (c *consumer) answered(pq *pullQueue, s span, sent time.Time, resp *protoco
 	c.checkDrained(pq)
 }
 
+// pullPositions reads a pull answer's nextBeginOffset and maxOffset. Error answers carry no
+// header: a field that is missing or malformed reads as 0, which is never past a span's start
+// nor past a queue's known end, so it moves nothing.
+func pullPositions(resp *protocol.Command) (nextBegin, maxOffset int64) {
+	var h protocol.PullMessageResponseHeader
+	_ = h.Decode(resp.ExtFields) // the fields found are filled whatever is missing
+	return h.NextBeginOffset, h.MaxOffset
+}
+
 // advance records that the broker read s up to nextBegin; pq.mu is held.
 // Without a filter the rest of the span is a hole; with one, reading goes
 // on at nextBegin (the only span out was s).
@@ -417,6 +434,7 @@ func (c *consumer) checkDrained(pq *pullQueue) {
 // failedPull puts s back and backs off; too many failures in a row end
 // the queue. pq.mu is held.
 func (c *consumer) failedPull(pq *pullQueue, s span) {
+	c.failedPulls.Add(1)
 	pq.errStreak++
 	if pq.errStreak >= errLimit {
 		pq.failed = true

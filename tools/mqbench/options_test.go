@@ -1,4 +1,4 @@
-package bench
+package mqbench
 
 import (
 	"bytes"
@@ -19,6 +19,10 @@ func TestParseNamesrv(t *testing.T) {
 	got, err := ParseNamesrv(" 127.0.0.1:9876; 10.0.0.2:9876;")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"127.0.0.1:9876", "10.0.0.2:9876"}, got)
+
+	got, err = ParseNamesrv("a:1,b:2 c:3")
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a:1", "b:2", "c:3"}, got, "separators as mqadmin accepts them")
 
 	got, err = ParseNamesrv("[::1]:9876")
 	require.NoError(t, err)
@@ -72,6 +76,11 @@ func TestValidateRejects(t *testing.T) {
 		"overlap":          {Options{Mode: ModeProduce, Messages: 1, Overlap: true}, "--overlap"},
 		"missing broker":   {Options{Mode: ModeProduce, Messages: 1, BrokerPID: 1 << 30}, "broker CPU"},
 		"consume no count": {Options{Mode: ModeConsume, Messages: -5}, "negative"},
+		"tags separator":   {Options{Mode: ModeProduce, Messages: 1, Tags: "a\x01b"}, "--tags"},
+		"keys separator":   {Options{Mode: ModeProduce, Messages: 1, Keys: "k\x02{seq}"}, "--keys"},
+		"keys length":      {Options{Mode: ModeProduce, Messages: 1, Keys: strings.Repeat("k", 4097)}, "--keys is longer"},
+		"keys in a batch": {Options{Mode: ModeProduce, Messages: 1, Batch: 1024, Size: 11 << 10,
+			Keys: strings.Repeat("k", 4096)}, "over 15728640 bytes"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -107,7 +116,7 @@ func TestCommandFlagsBecomeOptions(t *testing.T) {
 	t.Setenv("NAMESRV_ADDR", "10.1.1.1:9876")
 	o, f, err := parseArgs(t, "produce",
 		"--topic", "T1", "--messages", "200000", "--size", "100", "--concurrency", "8",
-		"--window", "64", "--batch", "16", "--tags", "TagA", "--serialize", "rocketmq",
+		"--window", "64", "--batch", "16", "--tags", "TagA", "--keys", "k-{seq} fixed", "--serialize", "rocketmq",
 		"--broker-pid", strconv.Itoa(os.Getpid()), "--json", "--wait=false")
 	require.NoError(t, err)
 	assert.Equal(t, ModeProduce, o.Mode)
@@ -120,6 +129,8 @@ func TestCommandFlagsBecomeOptions(t *testing.T) {
 	assert.Equal(t, 64, o.Window)
 	assert.Equal(t, 16, o.Batch)
 	assert.Equal(t, "TagA", o.Tags)
+	assert.Equal(t, "k-{seq} fixed", o.Keys)
+	assert.Equal(t, time.Second, o.ProgressEvery, "progress every second by default")
 	assert.Equal(t, protocol.RocketMQ, o.Serialize)
 	assert.Equal(t, os.Getpid(), o.BrokerPID)
 	assert.False(t, o.Wait)
@@ -140,9 +151,31 @@ func TestCommandFlagsBecomeOptions(t *testing.T) {
 	assert.True(t, o.Wait, "WAIT=true by default")
 	assert.True(t, o.CheckCRC)
 
-	o, _, err = parseArgs(t, "consume")
+	o, _, err = parseArgs(t, "consume", "--progress", "0")
 	require.NoError(t, err)
+	assert.Zero(t, o.ProgressEvery)
 	assert.Equal(t, int64(0), o.Messages, "consume alone reads up to the queue ends")
+}
+
+// TestNamesrvFlagNames: -n and --namesrvAddr as in mqadmin; the old --namesrv still works but is
+// not in the help.
+func TestNamesrvFlagNames(t *testing.T) {
+	for _, args := range [][]string{
+		{"produce", "--messages", "1", "-n", "a:1;b:2"},
+		{"produce", "--messages", "1", "--namesrvAddr", "a:1;b:2"},
+		{"produce", "--messages", "1", "--namesrv", "a:1;b:2"},
+	} {
+		o, _, err := parseArgs(t, args...)
+		require.NoError(t, err, "%v", args)
+		assert.Equal(t, []string{"a:1", "b:2"}, o.Namesrv, "%v", args)
+	}
+	cmd := NewCommand()
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetArgs([]string{"produce", "--help"})
+	require.NoError(t, cmd.Execute())
+	assert.Contains(t, out.String(), "-n, --namesrvAddr string")
+	assert.NotContains(t, out.String(), "--namesrv ")
 }
 
 func TestCommandRejectsBadFlagsBeforeConnecting(t *testing.T) {

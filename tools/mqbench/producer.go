@@ -1,9 +1,10 @@
-package bench
+package mqbench
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 // producer sends the run's messages: Concurrency senders, each with at most
@@ -25,8 +27,10 @@ type producer struct {
 	clients []*remoting.Client
 	body    []byte
 
-	batchProps string // the SEND_BATCH_MESSAGE header's own properties
-	defQueues  string
+	batchProps string   // the SEND_BATCH_MESSAGE header's own properties
+	keyParts   []string // Options.Keys split at seqPlaceholder; nil: no KEYS
+	single     *reqPool // SEND_MESSAGE_V2 commands
+	batch      *reqPool // SEND_BATCH_MESSAGE commands, with their bodies
 
 	rr    atomic.Uint64 // round-robin position over queues
 	seq   atomic.Uint64 // next sequence number
@@ -36,6 +40,7 @@ type producer struct {
 
 	sent     atomic.Int64 // messages handed to the connection
 	acked    atomic.Int64 // messages the broker stored
+	failed   atomic.Int64 // messages not sent, not answered or refused
 	requests atomic.Int64
 	lastResp atomic.Int64 // unix ns of the last response
 	// badAnswers counts stored-status answers without a readable queueId,
@@ -54,8 +59,12 @@ func newProducer(o *Options, keys keySpace, tr *tracker, queues []queueRef, clie
 	p := &producer{o: o, keys: keys, tr: tr, queues: queues, clients: clients,
 		body: makeBody(o.Size), hist: make([]Histogram, o.Concurrency),
 		batchProps: string(message.AppendProperty(nil, message.PropertyWaitStoreMsgOK, strconv.FormatBool(o.Wait))),
-		defQueues:  strconv.Itoa(defaultTopicQueueNums),
+		single:     newReqPool(protocol.SendMessageV2, o.Serialize, false),
+		batch:      newReqPool(protocol.SendBatchMessage, o.Serialize, true),
 		firstAck:   make(chan struct{}),
+	}
+	if o.Keys != "" {
+		p.keyParts = strings.Split(o.Keys, seqPlaceholder)
 	}
 	return p
 }
@@ -92,7 +101,7 @@ func (p *producer) runSender(ctx context.Context, cli *remoting.Client, h *Histo
 	reqCtx, cancelReqs := context.WithCancel(ctx)
 	defer cancelReqs()
 	defer p.drain(tokens, cancelReqs)
-	var buf []byte
+	var scr scratch
 	for {
 		select {
 		case tokens <- struct{}{}:
@@ -105,10 +114,10 @@ func (p *producer) runSender(ctx context.Context, cli *remoting.Client, h *Histo
 			return
 		}
 		q := p.queues[(p.rr.Add(1)-1)%uint64(len(p.queues))]
-		var req *protocol.Command
-		req, buf = p.request(first, n, q, buf)
+		req := p.request(first, n, q, &scr)
 		conn, err := cli.Conn(ctx, q.Addr)
 		if err != nil {
+			p.failed.Add(int64(n))
 			p.codes.addErr(err)
 			p.requests.Add(1)
 			<-tokens
@@ -173,15 +182,18 @@ func (p *producer) reserve() (first uint64, n int, ok bool) {
 func (p *producer) answered(first uint64, n int, resp *protocol.Command, err error) {
 	if errors.Is(err, context.Canceled) {
 		// Only drain and --timeout cancel sends: they got no answer in time.
+		p.failed.Add(int64(n))
 		p.codes.addName("error: no answer (abandoned at the end)")
 		return
 	}
 	if err != nil {
+		p.failed.Add(int64(n))
 		p.codes.addErr(err)
 		return
 	}
 	p.codes.add(resp.ResponseCode())
 	if !storedCode(resp.ResponseCode()) {
+		p.failed.Add(int64(n))
 		p.remarks.add(resp.ResponseCode(), resp.Remark)
 		return
 	}
@@ -202,13 +214,11 @@ func (p *producer) answered(first uint64, n int, resp *protocol.Command, err err
 // for a batch). An answer missing or garbling them is an error; the
 // positions are then nil.
 func answerPositions(resp *protocol.Command, n int) ([]msgPos, error) {
-	f := protocol.Fields(resp)
-	q := f.Int32("queueId")
-	off := f.Int64("queueOffset")
-	ids := f.String("msgId")
-	if err := f.Err(); err != nil {
+	var h protocol.SendMessageResponseHeader
+	if err := h.Decode(resp.ExtFields); err != nil {
 		return nil, err
 	}
+	ids := h.MsgID
 	at := make([]msgPos, n)
 	for i := range at {
 		var id string
@@ -217,7 +227,7 @@ func answerPositions(resp *protocol.Command, n int) ([]msgPos, error) {
 		if err != nil {
 			return nil, fmt.Errorf("msgId %d of %d: %w", i+1, n, err)
 		}
-		at[i] = msgPos{q: q, off: off + int64(i), phy: phy}
+		at[i] = msgPos{q: h.QueueID, off: h.QueueOffset + int64(i), phy: phy}
 	}
 	if ids != "" {
 		return nil, fmt.Errorf("msgId has more than %d ids", n)
@@ -225,34 +235,39 @@ func answerPositions(resp *protocol.Command, n int) ([]msgPos, error) {
 	return at, nil
 }
 
-// request builds the send of messages first..first+n-1 to q. buf is scratch
-// space for properties, returned for reuse.
-func (p *producer) request(first uint64, n int, q queueRef, buf []byte) (*protocol.Command, []byte) {
-	ext := make(map[string]string, 14)
-	ext["a"] = p.o.ProducerGroup
-	ext["b"] = p.o.Topic
-	ext["c"] = defaultTopic
-	ext["d"] = p.defQueues
-	ext["e"] = q.qid
-	ext["f"] = "0"
-	ext["g"] = strconv.FormatInt(time.Now().UnixMilli(), 10)
-	ext["h"] = "0"
-	ext["j"] = "0"
-	ext["k"] = "false"
-	ext["n"] = q.BrokerName
+// scratch is one sender's reusable space for building requests.
+type scratch struct {
+	props []byte // one message's properties
+	blank string // len(props) bytes that batchBody writes the properties over
+}
+
+// request builds the send of messages first..first+n-1 to q: SEND_MESSAGE_V2 for single sends,
+// else SEND_BATCH_MESSAGE, as a typed header written into a recycled command.
+func (p *producer) request(first uint64, n int, q queueRef, scr *scratch) *protocol.Command {
+	h := protocol.SendMessageRequestHeaderV2{
+		ProducerGroup:         p.o.ProducerGroup,
+		Topic:                 p.o.Topic,
+		DefaultTopic:          systopic.AutoCreate,
+		DefaultTopicQueueNums: defaultTopicQueueNums,
+		QueueID:               q.QueueID,
+		BornTimestamp:         time.Now().UnixMilli(),
+		ReconsumeTimes:        protocol.Some(int32(0)),
+		UnitMode:              protocol.Some(false),
+		BrokerName:            protocol.Some(q.BrokerName),
+	}
 	var req *protocol.Command
 	if n == 1 && p.o.Batch == 1 {
-		buf = p.appendProps(buf[:0], first)
-		ext["i"] = string(buf)
-		ext["m"] = "false"
-		req = protocol.NewRequest(protocol.SendMessageV2, ext, p.body)
+		scr.props = p.appendProps(scr.props[:0], first)
+		h.Properties, h.Batch = protocol.Some(string(scr.props)), protocol.Some(false)
+		req = p.single.get()
+		req.Body = p.body
 	} else {
-		ext["i"] = p.batchProps
-		ext["m"] = "true"
-		req = protocol.NewRequest(protocol.SendBatchMessage, ext, p.batchBody(first, n))
+		h.Properties, h.Batch = protocol.Some(p.batchProps), protocol.Some(true)
+		req = p.batch.get()
+		req.Body = p.batchBody(req.Body, first, n, scr)
 	}
-	req.SerializeType = p.o.Serialize
-	return req, buf
+	h.Encode(&req.ExtFields)
+	return req
 }
 
 // appendProps appends the properties of message seq.
@@ -265,16 +280,40 @@ func (p *producer) appendProps(dst []byte, seq uint64) []byte {
 	if p.o.Tags != "" {
 		dst = message.AppendProperty(dst, message.PropertyTags, p.o.Tags)
 	}
+	if p.keyParts != nil {
+		dst = p.appendKeys(dst, seq)
+	}
 	return dst
 }
 
-// batchBody encodes n messages as a SEND_BATCH_MESSAGE body.
-func (p *producer) batchBody(first uint64, n int) []byte {
-	var props []byte
-	out := make([]byte, 0, n*(len(p.body)+batchEntryOverhead))
+// seqPlaceholder stands for a message's sequence number in Options.Keys.
+const seqPlaceholder = "{seq}"
+
+// appendKeys appends the KEYS property of message seq.
+func (p *producer) appendKeys(dst []byte, seq uint64) []byte {
+	dst = append(dst, message.PropertyKeys...)
+	dst = append(dst, message.NameValueSeparator)
+	for i, part := range p.keyParts {
+		if i > 0 {
+			dst = strconv.AppendUint(dst, seq, 10)
+		}
+		dst = append(dst, part...)
+	}
+	return append(dst, message.PropertySeparator)
+}
+
+// batchBody appends n messages to out as a SEND_BATCH_MESSAGE body. Each entry is laid out by
+// message.AppendBatchEntry over a blank of its properties' length, which are then copied over
+// the blank: that spares converting every message's properties to a string.
+func (p *producer) batchBody(out []byte, first uint64, n int, scr *scratch) []byte {
+	out = slices.Grow(out, n*p.o.batchEntrySize())
 	for i := range n {
-		props = p.appendProps(props[:0], first+uint64(i))
-		out = message.AppendBatchEntry(out, 0, p.body, string(props))
+		scr.props = p.appendProps(scr.props[:0], first+uint64(i))
+		if len(scr.blank) != len(scr.props) {
+			scr.blank = strings.Repeat(" ", len(scr.props))
+		}
+		out = message.AppendBatchEntry(out, 0, p.body, scr.blank)
+		copy(out[len(out)-len(scr.props):], scr.props)
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package bench
+package mqbench
 
 import (
 	"errors"
@@ -20,14 +20,15 @@ type cliFlags struct {
 	namesrv    string
 	serialize  string
 	jsonOut    bool
+	progress   time.Duration
 	verbose    bool
 	allowFails bool
 	o          Options
 }
 
 // NewCommand returns the mqbench command: "mqbench produce|consume|both".
-// (It lives here because internal/cli belongs to another engineer; it can
-// move there unchanged.)
+// It lives with the tool rather than in internal/cli, which holds the
+// commands of the shipped binaries (docs/architecture.md, "Tools").
 func NewCommand() *cobra.Command { return newCommand(runAndReport) }
 
 // runFunc runs a benchmark with validated options.
@@ -50,7 +51,10 @@ UNIQ_KEY arrived exactly once.`,
 	if def == "" {
 		def = DefaultNamesrv
 	}
-	pf.StringVarP(&f.namesrv, "namesrv", "n", def, "name servers, host:port separated by ';' ($NAMESRV_ADDR when set)")
+	pf.StringVarP(&f.namesrv, "namesrvAddr", "n", def, "name servers, host:port separated by ';' ($NAMESRV_ADDR when set), as mqadmin's -n")
+	// The flag's name before it followed mqadmin's; kept so that scripts keep working.
+	pf.StringVar(&f.namesrv, "namesrv", def, "old name of --namesrvAddr")
+	_ = pf.MarkHidden("namesrv")
 	pf.StringVar(&f.o.Topic, "topic", DefaultTopic, "topic")
 	pf.Int64Var(&f.o.Messages, "messages", 0, "messages to send, or to read with consume (0 with consume: up to the queue ends)")
 	pf.DurationVar(&f.o.Duration, "duration", 0, "send for this long instead of a message count")
@@ -61,6 +65,7 @@ UNIQ_KEY arrived exactly once.`,
 	pf.IntVar(&f.o.Connections, "connections", 0, "TCP connections per broker, shared by the senders (default: one per sender)")
 	pf.StringVar(&f.o.ProducerGroup, "producer-group", DefaultProducerGroup, "producer group")
 	pf.StringVar(&f.o.Tags, "tags", "", "TAGS of every message sent")
+	pf.StringVar(&f.o.Keys, "keys", "", "KEYS of every message sent, separated by spaces; {seq} is the message's sequence number, e.g. 'order-{seq}'")
 	pf.StringVar(&f.o.Subscription, "subscription", "*", "consumer's tag expression, e.g. 'TagA||TagB'; a filter reads each queue one pull at a time")
 	pf.BoolVar(&f.o.Wait, "wait", true, "WAIT property: ask the broker to answer after the flush (SYNC_FLUSH)")
 	pf.BoolVar(&f.o.CreateTopic, "create-topic", false, "create the topic on every master with UPDATE_AND_CREATE_TOPIC first")
@@ -78,6 +83,7 @@ UNIQ_KEY arrived exactly once.`,
 	pf.DurationVar(&f.o.RequestTimeout, "request-timeout", 30*time.Second, "limit for name server and admin calls, and for draining sends at the end")
 	pf.StringVar(&f.serialize, "serialize", "json", "request header encoding: json (as every client) or rocketmq")
 	pf.BoolVar(&f.jsonOut, "json", false, "print the report as JSON")
+	pf.DurationVar(&f.progress, "progress", DefaultProgressEvery, "print progress to stderr this often while the run lasts (0: never); the report stays on stdout")
 	pf.BoolVarP(&f.verbose, "verbose", "v", false, "log connections and protocol problems to stderr")
 	pf.BoolVar(&f.allowFails, "allow-failures", false, "exit 0 even if the run had failures")
 
@@ -108,7 +114,7 @@ UNIQ_KEY arrived exactly once.`,
 // options turns the flags into Options.
 func (f *cliFlags) options(mode Mode) (Options, error) {
 	o := f.o
-	o.Mode = mode
+	o.Mode, o.ProgressEvery = mode, f.progress
 	var err error
 	if o.Namesrv, err = ParseNamesrv(f.namesrv); err != nil {
 		return o, err
@@ -128,6 +134,9 @@ func runAndReport(cmd *cobra.Command, o Options, f *cliFlags) error {
 			return err
 		}
 		defer func() { _ = lg.Sync() }()
+	}
+	if o.ProgressEvery > 0 {
+		o.Progress = cmd.ErrOrStderr()
 	}
 	rep, err := Run(cmd.Context(), o, lg)
 	if err != nil {

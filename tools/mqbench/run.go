@@ -1,8 +1,7 @@
-package bench
+package mqbench
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net"
@@ -12,7 +11,9 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/rocketgo/rocketgo/internal/admin"
 	"github.com/rocketgo/rocketgo/internal/remoting"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 // Run performs one benchmark run as o says and reports what it measured.
@@ -26,13 +27,11 @@ func Run(ctx context.Context, o Options, lg *zap.Logger) (*Report, error) {
 		return nil, err
 	}
 	r := &runner{o: &o, lg: lg}
-	r.adm = &admin{
-		cli:       remoting.NewClient(remoting.ClientOptions{RequestTimeout: o.RequestTimeout}, lg),
-		namesrv:   o.Namesrv,
-		serialize: o.Serialize,
-	}
-	defer r.adm.cli.Close()
+	r.adm = admin.New(admin.Options{NamesrvAddrs: o.Namesrv, Timeout: o.RequestTimeout, Serialize: o.Serialize}, lg)
+	defer func() { _ = r.adm.Close() }()
 	r.keys = newKeySpace(localIPv4(), os.Getpid(), rand.Uint32())
+	r.prog = startProgress(o.Progress, o.ProgressEvery)
+	defer r.prog.stop()
 	r.rep = &Report{Mode: o.Mode, Topic: o.Topic, Namesrv: o.Namesrv, Size: o.Size, Batch: o.Batch,
 		Concurrency: o.Concurrency, Window: o.Window, PullWindow: o.PullWindow, PullBatch: o.PullBatch}
 
@@ -54,9 +53,10 @@ func Run(ctx context.Context, o Options, lg *zap.Logger) (*Report, error) {
 type runner struct {
 	o    *Options
 	lg   *zap.Logger
-	adm  *admin
+	adm  *admin.Client // route, topic and offset calls
 	keys keySpace
 	rep  *Report
+	prog *progress // nil: no progress lines
 }
 
 func (r *runner) note(format string, args ...any) {
@@ -75,20 +75,20 @@ func (r *runner) produceOnly(ctx context.Context) error {
 // produceQueues creates the topic or looks up its route.
 func (r *runner) produceQueues(ctx context.Context) ([]queueRef, error) {
 	if r.o.CreateTopic {
-		qs, err := r.adm.createTopic(ctx, r.o.Topic, r.o.Cluster, r.o.Queues)
+		qs, err := createTopic(ctx, r.adm, r.o.Topic, r.o.Cluster, r.o.Queues)
 		if err != nil {
 			return nil, err
 		}
 		r.note("created topic %s with %d queues on each master", r.o.Topic, r.o.Queues)
 		return qs, nil
 	}
-	qs, fallback, err := r.adm.produceRoute(ctx, r.o.Topic)
+	qs, fallback, err := produceRoute(ctx, r.adm, r.o.Topic)
 	if err != nil {
 		return nil, err
 	}
 	if fallback {
 		r.note("topic %s unknown to the name server: sending over %s's route (%d queues) so the broker creates it",
-			r.o.Topic, defaultTopic, len(qs))
+			r.o.Topic, systopic.AutoCreate, len(qs))
 	}
 	return qs, nil
 }
@@ -117,6 +117,8 @@ func (r *runner) produce(ctx context.Context, qs []queueRef, tr *tracker, firstA
 	ctx, cancel := context.WithTimeout(ctx, r.o.Timeout)
 	defer cancel()
 	cpu := startCPU(r.o.BrokerPID)
+	r.prog.watchProducer(p)
+	defer r.prog.watchProducer(nil)
 	start := time.Now()
 	p.run(ctx)
 	end := time.Now()
@@ -144,13 +146,13 @@ func (r *runner) produce(ctx context.Context, qs []queueRef, tr *tracker, firstA
 }
 
 func (r *runner) consumeOnly(ctx context.Context) error {
-	rt, err := r.adm.route(ctx, r.o.Topic)
+	rt, err := r.adm.TopicRoute(ctx, r.o.Topic)
 	if err != nil {
-		return err
+		return fmt.Errorf("mqbench: route of %s: %w", r.o.Topic, err)
 	}
 	qs := readQueues(rt)
 	if len(qs) == 0 {
-		return fmt.Errorf("bench: topic %s has no readable queue on a master", r.o.Topic)
+		return fmt.Errorf("mqbench: topic %s has no readable queue on a master", r.o.Topic)
 	}
 	c := newConsumer(r.o, r.keys, nil)
 	if err := r.addQueues(ctx, c, qs, nil); err != nil {
@@ -175,15 +177,15 @@ func (r *runner) addQueues(ctx context.Context, c *consumer, qs []queueRef, star
 	for _, q := range qs {
 		start, known := starts[q]
 		if !known && r.o.FromCommitted {
-			off, err := r.adm.committedOffset(ctx, r.o.Topic, r.o.Group, q)
+			off, _, err := r.adm.ConsumerOffset(ctx, q.Addr, r.o.Group, q.of(r.o.Topic))
 			if err != nil {
-				return err
+				return fmt.Errorf("mqbench: committed offset of %s: %w", q, err)
 			}
 			start = max(off, 0)
 		}
-		end, err := r.adm.maxOffset(ctx, r.o.Topic, q)
+		end, err := r.adm.MaxOffset(ctx, q.Addr, q.of(r.o.Topic))
 		if err != nil {
-			return err
+			return fmt.Errorf("mqbench: max offset of %s: %w", q, err)
 		}
 		c.addQueue(q, start, end)
 	}
@@ -202,6 +204,8 @@ func (r *runner) consume(ctx context.Context, c *consumer) *PhaseReport {
 	ctx, cancel := context.WithTimeout(ctx, r.o.Timeout)
 	defer cancel()
 	cpu := startCPU(r.o.BrokerPID)
+	r.prog.watchConsumer(c)
+	defer r.prog.watchConsumer(nil)
 	start := time.Now()
 	complete := c.run(ctx, cli)
 	end := time.Now()
@@ -227,8 +231,8 @@ func (r *runner) consume(ctx context.Context, c *consumer) *PhaseReport {
 	if r.o.FromCommitted {
 		for _, pq := range c.qs {
 			cctx, ccancel := context.WithTimeout(context.Background(), r.o.RequestTimeout)
-			if err := r.adm.commitOffset(cctx, r.o.Topic, r.o.Group, pq.q, pq.committable()); err != nil {
-				r.note("commit offset: %v", err)
+			if err := r.adm.UpdateConsumerOffset(cctx, pq.q.Addr, r.o.Group, pq.q.of(r.o.Topic), pq.committable()); err != nil {
+				r.note("commit offset of %s: %v", pq.q, err)
 			}
 			ccancel()
 		}
@@ -246,7 +250,7 @@ func (r *runner) both(ctx context.Context) error {
 	}
 	starts := map[queueRef]int64{}
 	for _, q := range qs {
-		off, err := r.adm.maxOffset(ctx, r.o.Topic, q)
+		off, err := r.adm.MaxOffset(ctx, q.Addr, q.of(r.o.Topic))
 		if err != nil {
 			off = 0 // a topic the broker does not have yet
 		}
@@ -304,13 +308,13 @@ func (r *runner) bothOver(ctx context.Context, qs []queueRef, starts map[queueRe
 func (r *runner) consumeQueues(ctx context.Context, produced []queueRef) []queueRef {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		rt, err := r.adm.route(ctx, r.o.Topic)
+		rt, err := r.adm.TopicRoute(ctx, r.o.Topic)
 		if err == nil {
 			if qs := readQueues(rt); len(qs) > 0 {
 				return qs
 			}
 		}
-		if !errors.Is(err, errTopicNotExist) || time.Now().After(deadline) || ctx.Err() != nil {
+		if !topicNotExist(err) || time.Now().After(deadline) || ctx.Err() != nil {
 			r.note("reading the queues the producer wrote to: route of %s: %v", r.o.Topic, err)
 			return produced
 		}

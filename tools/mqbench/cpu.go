@@ -1,4 +1,4 @@
-package bench
+package mqbench
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ import (
 func readProcCPU(pid int) (time.Duration, error) {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
-		return 0, fmt.Errorf("bench: broker CPU: %w", err)
+		return 0, fmt.Errorf("mqbench: broker CPU: %w", err)
 	}
 	return parseProcStat(b, clockTicks())
 }
@@ -27,17 +27,17 @@ func readProcCPU(pid int) (time.Duration, error) {
 func parseProcStat(b []byte, hz int64) (time.Duration, error) {
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 {
-		return 0, fmt.Errorf("bench: broker CPU: malformed stat line")
+		return 0, fmt.Errorf("mqbench: broker CPU: malformed stat line")
 	}
 	// After ") ": field 3 (state) is index 0, so utime (14) is index 11.
 	f := bytes.Fields(b[i+1:])
 	if len(f) < 13 {
-		return 0, fmt.Errorf("bench: broker CPU: stat line has %d fields after the name", len(f))
+		return 0, fmt.Errorf("mqbench: broker CPU: stat line has %d fields after the name", len(f))
 	}
 	utime, err1 := strconv.ParseInt(string(f[11]), 10, 64)
 	stime, err2 := strconv.ParseInt(string(f[12]), 10, 64)
 	if err1 != nil || err2 != nil || hz <= 0 {
-		return 0, fmt.Errorf("bench: broker CPU: bad utime %q or stime %q", f[11], f[12])
+		return 0, fmt.Errorf("mqbench: broker CPU: bad utime %q or stime %q", f[11], f[12])
 	}
 	ticks := utime + stime
 	return time.Duration(ticks) * time.Second / time.Duration(hz), nil

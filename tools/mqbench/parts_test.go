@@ -1,4 +1,4 @@
-package bench
+package mqbench
 
 import (
 	"bytes"
@@ -123,7 +123,7 @@ func TestQueuesInterleaveBrokersAndSkipNonMasters(t *testing.T) {
 	assert.Equal(t, []string{"a/0@10.0.0.1:10911", "b/0@10.0.0.2:10911", "b/1@10.0.0.2:10911"}, names(writeQueues(r, 2)))
 	assert.Equal(t, []string{"a/0@10.0.0.1:10911", "b/0@10.0.0.2:10911", "ro/0@10.0.0.4:10911", "b/1@10.0.0.2:10911", "ro/1@10.0.0.4:10911"},
 		names(readQueues(r)))
-	assert.Equal(t, "2", writeQueues(r, 0)[3].qid)
+	assert.Equal(t, int32(2), writeQueues(r, 0)[3].QueueID)
 }
 
 func TestProducerRequestHeaders(t *testing.T) {
@@ -133,9 +133,11 @@ func TestProducerRequestHeaders(t *testing.T) {
 	p := newProducer(o, ks, nil, nil, nil)
 	q := newQueueRef("broker-a", "10.1.2.3:10911", 3)
 
-	req, _ := p.request(5, 1, q, nil)
+	var scr scratch
+	req := p.request(5, 1, q, &scr)
 	assert.Equal(t, protocol.SendMessageV2, req.RequestCode())
 	ext := req.ExtFields
+	assert.Equal(t, 13, ext.Len(), "a..n without l: %v", ext.Map())
 	for k, v := range map[string]string{"a": DefaultProducerGroup, "b": DefaultTopic, "c": "TBW102", "d": "4",
 		"e": "3", "f": "0", "h": "0", "j": "0", "k": "false", "m": "false", "n": "broker-a"} {
 		assert.Equal(t, v, ext.Get(k), "field %s", k)
@@ -145,8 +147,14 @@ func TestProducerRequestHeaders(t *testing.T) {
 	assert.Equal(t, map[string]string{"UNIQ_KEY": string(ks.appendKey(nil, 5)), "WAIT": "true", "TAGS": "TagA"}, props)
 	assert.Equal(t, 1024, len(req.Body))
 
+	var h protocol.SendMessageRequestHeaderV2
+	require.NoError(t, h.Decode(ext))
+	assert.Equal(t, int32(3), h.QueueID)
+	assert.Equal(t, protocol.Some("broker-a"), h.BrokerName)
+	req.Release()
+
 	o.Batch = 3
-	req, _ = p.request(6, 3, q, nil)
+	req = p.request(6, 3, q, &scr)
 	assert.Equal(t, protocol.SendBatchMessage, req.RequestCode())
 	assert.Equal(t, "true", req.ExtFields.Get("m"))
 	assert.Equal(t, map[string]string{"WAIT": "true"}, message.ParseProperties(req.ExtFields.Get("i")))
@@ -161,6 +169,47 @@ func TestProducerRequestHeaders(t *testing.T) {
 	}
 	require.NoError(t, it.Err())
 	assert.Equal(t, []uint64{6, 7, 8}, seqs)
+}
+
+// TestProducerKeys: --keys gives every message its KEYS, {seq} replaced by its sequence number,
+// in single sends and batches alike; UNIQ_KEY stays mqbench's own.
+func TestProducerKeys(t *testing.T) {
+	for _, batch := range []int{1, 3} {
+		o := &Options{Mode: ModeProduce, Messages: 2000, Batch: batch, Keys: "order-{seq} all {seq}x", Wait: true}
+		require.NoError(t, o.Validate())
+		ks := newKeySpace(netip.MustParseAddr("10.1.2.3"), 1, 2)
+		p := newProducer(o, ks, nil, nil, nil)
+		var scr scratch
+		var props []string
+		for _, first := range []uint64{7, 998} {
+			req := p.request(first, batch, newQueueRef("b", "h:1", 0), &scr)
+			if batch == 1 {
+				props = append(props, req.ExtFields.Get("i"))
+			} else {
+				it := message.NewBatchIterator(req.Body)
+				for it.Next() {
+					props = append(props, string(it.Entry().Properties))
+				}
+				require.NoError(t, it.Err())
+			}
+			req.Release()
+		}
+		var keys, uniq []string
+		for _, pr := range props {
+			m := message.ParseProperties(pr)
+			keys = append(keys, m[message.PropertyKeys])
+			uniq = append(uniq, m[message.PropertyUniqClientMessageID])
+		}
+		if batch == 1 {
+			assert.Equal(t, []string{"order-7 all 7x", "order-998 all 998x"}, keys)
+			assert.Equal(t, []string{string(ks.appendKey(nil, 7)), string(ks.appendKey(nil, 998))}, uniq)
+		} else {
+			assert.Equal(t, []string{"order-7 all 7x", "order-8 all 8x", "order-9 all 9x",
+				"order-998 all 998x", "order-999 all 999x", "order-1000 all 1000x"}, keys,
+				"entries of different lengths in one batch")
+			assert.Equal(t, string(ks.appendKey(nil, 1000)), uniq[5])
+		}
+	}
 }
 
 func TestProducerReserve(t *testing.T) {

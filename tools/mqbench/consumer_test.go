@@ -1,9 +1,8 @@
-package bench
+package mqbench
 
 import (
 	"context"
 	"net/netip"
-	"strconv"
 	"testing"
 	"time"
 
@@ -49,8 +48,7 @@ func pullAnswer(t testing.TB, code protocol.ResponseCode, qid int32, from, to, n
 		require.NoError(t, err)
 		resp.Body = append(resp.Body, rec...)
 	}
-	resp.ExtFields = protocol.NewExt(map[string]string{"nextBeginOffset": strconv.FormatInt(nextBegin, 10),
-		"maxOffset": strconv.FormatInt(maxOff, 10), "minOffset": "0"})
+	protocol.PullMessageResponseHeader{NextBeginOffset: nextBegin, MaxOffset: maxOff}.Encode(&resp.ExtFields)
 	return resp
 }
 

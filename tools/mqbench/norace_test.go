@@ -1,0 +1,5 @@
+//go:build !race
+
+package mqbench
+
+const raceEnabled = false
