@@ -12,6 +12,8 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
+	"github.com/rocketgo/rocketgo/internal/lifecycle"
+
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 )
 
@@ -39,10 +41,8 @@ type Service struct {
 	stamp    fileStamp  // of the loaded file, under reloadMu
 	changed  fileStamp  // a newer stamp seen once, under reloadMu: loaded when seen again unchanged
 
-	mu      sync.Mutex
-	started bool
-	stop    chan struct{}
-	done    chan struct{}
+	watcher   lifecycle.Group
+	startOnce sync.Once
 }
 
 // fileStamp is what tells a changed file.
@@ -100,31 +100,13 @@ func (s *Service) Intercept(remoteAddr string, req *protocol.Command) *protocol.
 // Start watches the file; a change (modification time or size) reloads it. A file that fails to
 // load leaves the configuration in force and is logged.
 func (s *Service) Start() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.started {
-		return
-	}
-	s.started = true
-	s.stop, s.done = make(chan struct{}), make(chan struct{})
-	go s.watch(s.stop, s.done)
+	s.startOnce.Do(func() { s.watcher.Go(s.watch) })
 }
 
 // Close stops watching and waits for the watcher. It is idempotent.
-func (s *Service) Close() {
-	s.mu.Lock()
-	stop, done := s.stop, s.done
-	s.stop = nil
-	s.mu.Unlock()
-	if stop == nil {
-		return
-	}
-	close(stop)
-	<-done
-}
+func (s *Service) Close() { s.watcher.Stop() }
 
-func (s *Service) watch(stop <-chan struct{}, done chan<- struct{}) {
-	defer close(done)
+func (s *Service) watch(stop <-chan struct{}) {
 	t := time.NewTicker(s.opts.ReloadInterval)
 	defer t.Stop()
 	for {
