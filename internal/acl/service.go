@@ -13,7 +13,6 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/rocketgo/rocketgo/internal/lifecycle"
-
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 )
 
