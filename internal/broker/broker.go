@@ -218,7 +218,8 @@ func (b *Broker) buildServer() {
 		EnablePropertyFilter: b.opts.EnablePropertyFilter,
 	}, processor.Deps{Store: b.store, Topics: b.topics, Groups: b.groups, Offsets: b.offsets,
 		Consumers: b.consumers, Producers: b.producers, Holds: b.holds,
-		Locks: rebalance.NewLockManager(0, nil), Schedule: b.schedule, Metrics: b.metrics, Transactions: b.tx}, b.lg.Named("processor"))
+		Locks: rebalance.NewLockManager(0, nil), Schedule: b.schedule, Metrics: b.metrics, Transactions: b.tx},
+		b.services(), b.lg.Named("processor"))
 	var observe func(code protocol.RequestCode, respCode protocol.ResponseCode, d time.Duration)
 	if b.metrics != nil {
 		observe = func(code protocol.RequestCode, respCode protocol.ResponseCode, d time.Duration) {

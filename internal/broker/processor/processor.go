@@ -72,13 +72,14 @@ type Deps struct {
 // Processor serves the broker's requests.
 type Processor struct {
 	Deps
+	svc  Services
 	opts Options
 	lg   *zap.Logger
 	uniq *message.UniqIDGenerator
 }
 
 // New returns a Processor.
-func New(opts Options, deps Deps, lg *zap.Logger) *Processor {
+func New(opts Options, deps Deps, svc Services, lg *zap.Logger) *Processor {
 	if lg == nil {
 		lg = zap.NewNop()
 	}
@@ -95,7 +96,7 @@ func New(opts Options, deps Deps, lg *zap.Logger) *Processor {
 	if !ip.IsValid() {
 		ip = netip.AddrFrom4([4]byte{127, 0, 0, 1})
 	}
-	return &Processor{Deps: deps, opts: opts, lg: lg,
+	return &Processor{Deps: deps, svc: svc, opts: opts, lg: lg,
 		uniq: message.NewUniqIDGenerator(ip, os.Getpid(), int32(time.Now().UnixNano()), nil)}
 }
 
@@ -113,7 +114,7 @@ func (p *Processor) handlers() map[protocol.RequestCode]handleFunc {
 	return map[protocol.RequestCode]handleFunc{
 		protocol.SendMessage:                   p.sendMessage,
 		protocol.SendMessageV2:                 p.sendMessage,
-		protocol.SendBatchMessage:              p.sendBatch,
+		protocol.SendBatchMessage:              p.sendMessage,
 		protocol.PullMessage:                   p.pullMessage,
 		protocol.HeartBeat:                     p.heartbeat,
 		protocol.UnregisterClient:              p.unregisterClient,

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 
+	"github.com/rocketgo/rocketgo/internal/broker/policy"
 	"github.com/rocketgo/rocketgo/internal/broker/schedule"
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/internal/store"
@@ -84,9 +85,8 @@ func (p *Processor) consumerSendMsgBack(_ context.Context, _ *remoting.Conn, req
 		schedule.Defer(&m, delayLevel, p.opts.MaxDelayLevel)
 	}
 	res := p.Store.PutMessage(&m)
-	code, remark := putResponseCode(&res)
-	if !res.Status.Stored() {
-		return nil, fail(code, "%s", remark)
+	if err := policy.PutFailure(&res); err != nil {
+		return nil, err
 	}
 	return success(req), nil
 }

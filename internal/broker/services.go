@@ -1,0 +1,20 @@
+package broker
+
+import (
+	"github.com/rocketgo/rocketgo/internal/broker/processor"
+	"github.com/rocketgo/rocketgo/internal/broker/send"
+)
+
+// services builds the protocol-neutral services over the broker's components; the remoting
+// adapter (processor) serves them.
+func (b *Broker) services() processor.Services {
+	return processor.Services{
+		Send: send.New(send.Options{
+			BrokerName:       b.opts.BrokerName,
+			BrokerPermission: b.opts.BrokerPermission,
+			MaxMessageSize:   b.opts.Store.MaxMessageSize,
+			StoreHost:        b.opts.Store.StoreHost,
+			MaxDelayLevel:    len(b.opts.Store.DelayLevels),
+		}, send.Deps{Store: b.store, Topics: b.topics, Groups: b.groups, Transactions: b.tx, Metrics: b.metrics}),
+	}
+}
