@@ -3,6 +3,7 @@ package broker
 import (
 	"github.com/rocketgo/rocketgo/internal/broker/processor"
 	"github.com/rocketgo/rocketgo/internal/broker/send"
+	"github.com/rocketgo/rocketgo/internal/broker/sendback"
 )
 
 // services builds the protocol-neutral services over the broker's components; the remoting
@@ -16,5 +17,10 @@ func (b *Broker) services() processor.Services {
 			StoreHost:        b.opts.Store.StoreHost,
 			MaxDelayLevel:    len(b.opts.Store.DelayLevels),
 		}, send.Deps{Store: b.store, Topics: b.topics, Groups: b.groups, Transactions: b.tx, Metrics: b.metrics}),
+		SendBack: sendback.New(sendback.Options{
+			BrokerName:       b.opts.BrokerName,
+			BrokerPermission: b.opts.BrokerPermission,
+			MaxDelayLevel:    len(b.opts.Store.DelayLevels),
+		}, b.store, b.topics, b.groups),
 	}
 }

@@ -2,6 +2,7 @@ package processor
 
 import (
 	"github.com/rocketgo/rocketgo/internal/broker/send"
+	"github.com/rocketgo/rocketgo/internal/broker/sendback"
 )
 
 // Sender stores what producers send (send.Service).
@@ -10,7 +11,13 @@ type Sender interface {
 	SendBatch(r send.Request) (send.Result, error)
 }
 
+// SendBacker re-sends what consumers failed (sendback.Service).
+type SendBacker interface {
+	SendBack(r sendback.Request) error
+}
+
 // Services are the protocol-neutral operations the handlers adapt to remoting.
 type Services struct {
-	Send Sender
+	Send     Sender
+	SendBack SendBacker
 }
