@@ -2,6 +2,8 @@ package broker
 
 import (
 	"github.com/rocketgo/rocketgo/internal/broker/processor"
+	"github.com/rocketgo/rocketgo/internal/broker/policy"
+	"github.com/rocketgo/rocketgo/internal/broker/pull"
 	"github.com/rocketgo/rocketgo/internal/broker/send"
 	"github.com/rocketgo/rocketgo/internal/broker/sendback"
 )
@@ -22,5 +24,14 @@ func (b *Broker) services() processor.Services {
 			BrokerPermission: b.opts.BrokerPermission,
 			MaxDelayLevel:    len(b.opts.Store.DelayLevels),
 		}, b.store, b.topics, b.groups),
+		Pull: pull.New(pull.Options{
+			BrokerName:           b.opts.BrokerName,
+			BrokerPermission:     b.opts.BrokerPermission,
+			Replica:              policy.Replica{Slave: b.opts.IsSlave(), SlaveReadEnable: b.opts.SlaveReadEnable},
+			LongPollingEnable:    b.opts.LongPollingEnable,
+			ShortPollingTime:     b.opts.ShortPollingTime,
+			EnablePropertyFilter: b.opts.EnablePropertyFilter,
+		}, pull.Deps{Store: b.store, Groups: b.groups, Topics: b.topics, Consumers: b.consumers, Holds: b.holds,
+			Offsets: b.offsets, Metrics: b.metrics}),
 	}
 }

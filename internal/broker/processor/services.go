@@ -1,6 +1,7 @@
 package processor
 
 import (
+	"github.com/rocketgo/rocketgo/internal/broker/pull"
 	"github.com/rocketgo/rocketgo/internal/broker/send"
 	"github.com/rocketgo/rocketgo/internal/broker/sendback"
 )
@@ -16,8 +17,14 @@ type SendBacker interface {
 	SendBack(r sendback.Request) error
 }
 
+// Puller serves pulls (pull.Service); wake answers a held pull.
+type Puller interface {
+	Pull(r pull.Request, wake func(pull.Result, error)) (res pull.Result, held bool, err error)
+}
+
 // Services are the protocol-neutral operations the handlers adapt to remoting.
 type Services struct {
 	Send     Sender
 	SendBack SendBacker
+	Pull     Puller
 }
