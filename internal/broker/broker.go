@@ -13,6 +13,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/acl"
 	"github.com/rocketgo/rocketgo/internal/broker/client"
 	"github.com/rocketgo/rocketgo/internal/broker/longpoll"
+	"github.com/rocketgo/rocketgo/internal/broker/membership"
 	"github.com/rocketgo/rocketgo/internal/broker/nsreg"
 	"github.com/rocketgo/rocketgo/internal/broker/offset"
 	"github.com/rocketgo/rocketgo/internal/broker/processor"
@@ -43,6 +44,7 @@ type Broker struct {
 	schedule  *schedule.Service
 	tx        *transaction.Service
 	metrics   *metrics.Broker
+	members   *membership.Service
 	proc      *processor.Processor
 	server    *remoting.Server
 	acl       *acl.Service // nil unless Options.ACL
@@ -74,7 +76,7 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 		return nil, err
 	}
 	b.consumers = client.NewConsumerManager(func(group string, remaining []client.ClientChannel) {
-		b.proc.NotifyConsumerIDsChanged(group, remaining)
+		b.members.GroupChanged(group, remaining)
 	}, nil)
 	b.producers = client.NewProducerManager(nil)
 	checkEvery := 5 * time.Second

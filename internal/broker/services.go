@@ -1,9 +1,13 @@
 package broker
 
 import (
-	"github.com/rocketgo/rocketgo/internal/broker/processor"
+	"github.com/rocketgo/rocketgo/internal/broker/endtx"
+	"github.com/rocketgo/rocketgo/internal/broker/membership"
 	"github.com/rocketgo/rocketgo/internal/broker/policy"
+	"github.com/rocketgo/rocketgo/internal/broker/processor"
 	"github.com/rocketgo/rocketgo/internal/broker/pull"
+	"github.com/rocketgo/rocketgo/internal/broker/query"
+	"github.com/rocketgo/rocketgo/internal/broker/queueoffset"
 	"github.com/rocketgo/rocketgo/internal/broker/send"
 	"github.com/rocketgo/rocketgo/internal/broker/sendback"
 )
@@ -11,7 +15,13 @@ import (
 // services builds the protocol-neutral services over the broker's components; the remoting
 // adapter (processor) serves them.
 func (b *Broker) services() processor.Services {
+	b.members = membership.New(membership.Deps{Groups: b.groups, Topics: b.topics, Consumers: b.consumers,
+		Producers: b.producers, Notifier: processor.Clients{}}, b.lg.Named("membership"))
 	return processor.Services{
+		Offsets: queueoffset.New(b.offsets, b.store),
+		Members: b.members,
+		Query:   query.New(query.Options{}, b.store),
+		EndTx:   endtx.New(endtx.Options{BrokerName: b.opts.BrokerName, Slave: b.opts.IsSlave()}, b.tx),
 		Send: send.New(send.Options{
 			BrokerName:       b.opts.BrokerName,
 			BrokerPermission: b.opts.BrokerPermission,

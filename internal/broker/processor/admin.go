@@ -68,10 +68,6 @@ func (p *Processor) getAllSubscriptionGroupConfig(_ context.Context, _ *remoting
 	return withJSONBody(req, p.Groups.Wrapper())
 }
 
-func (p *Processor) getAllConsumerOffset(_ context.Context, _ *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
-	return withJSONBody(req, p.Offsets.Wrapper())
-}
-
 // getAllDelayOffset answers delayOffset.json's content (GET_ALL_DELAY_OFFSET; slaves copy it).
 func (p *Processor) getAllDelayOffset(_ context.Context, _ *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
 	data, err := p.Schedule.Encode()
@@ -223,3 +219,5 @@ func (p *Processor) queryTopicConsumeByWho(_ context.Context, _ *remoting.Conn, 
 	}
 	return withJSONBody(req, body.GroupList{GroupList: groups})
 }
+
+func itoa64(v int64) string { return strconv.FormatInt(v, 10) }

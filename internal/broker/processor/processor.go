@@ -164,7 +164,4 @@ func wrap(h handleFunc) remoting.Handler {
 }
 
 // ConnClosed ends the memberships of a closed connection.
-func (p *Processor) ConnClosed(c *remoting.Conn) {
-	p.Consumers.ConnClosed(c.ID())
-	p.Producers.ConnClosed(c.ID())
-}
+func (p *Processor) ConnClosed(c *remoting.Conn) { p.svc.Members.ConnClosed(c.ID()) }
