@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/rocketgo/rocketgo/internal/broker/client"
+	"github.com/rocketgo/rocketgo/internal/broker/outcome"
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
@@ -13,7 +14,7 @@ import (
 func (p *Processor) heartbeat(_ context.Context, c *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
 	hb, err := body.DecodeHeartbeatData(req.Body)
 	if err != nil {
-		return nil, fail(protocol.SystemError, "bad heartbeat body: %v", err)
+		return nil, outcome.Errorf(outcome.SystemError, "bad heartbeat body: %v", err)
 	}
 	ch := client.ClientChannel{Channel: c, ClientID: hb.ClientID, Language: req.Language, Version: int32(req.Version)}
 	p.svc.Members.Heartbeat(ch, *hb)

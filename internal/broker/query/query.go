@@ -14,9 +14,12 @@ type Store interface {
 	LookMessageByOffset(phyOffset int64) *message.MessageExt
 }
 
+// DefaultMaxNum is defaultQueryMaxNum's default.
+const DefaultMaxNum = 32
+
 // Options are the broker settings a query depends on.
 type Options struct {
-	// DefaultQueryMaxNum caps a query by unique key (defaultQueryMaxNum, 32).
+	// DefaultQueryMaxNum caps a query by unique key (defaultQueryMaxNum); 0 is DefaultMaxNum.
 	DefaultQueryMaxNum int
 }
 
@@ -29,7 +32,7 @@ type Service struct {
 // New returns a Service.
 func New(opts Options, st Store) *Service {
 	if opts.DefaultQueryMaxNum <= 0 {
-		opts.DefaultQueryMaxNum = 32
+		opts.DefaultQueryMaxNum = DefaultMaxNum
 	}
 	return &Service{opts: opts, store: st}
 }
