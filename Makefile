@@ -4,10 +4,10 @@ BIN      := bin
 PKGS     := ./...
 FUZZTIME ?= 20s
 
-.PHONY: usage build run test test-unit test-e2e test-crash test-alions lint fmt vet fuzz bench clean
+.PHONY: usage build run test test-unit test-e2e test-java test-crash test-alions lint fmt vet fuzz bench clean
 
 usage:
-	@echo "make build | run | test | test-unit | test-e2e | test-crash | test-alions | lint | fuzz | bench | clean"
+	@echo "make build | run | test | test-unit | test-e2e | test-java | test-crash | test-alions | lint | fuzz | bench | clean"
 
 build:
 	$(GO) build -o $(BIN)/ ./cmd/...
@@ -16,14 +16,20 @@ build:
 run: build
 	./deploy/run-local.sh
 
-## test: vet, unit tests with the race detector, then end-to-end tests against the real binaries.
-test: vet test-unit test-e2e
+## test: vet, unit tests with the race detector, end-to-end tests against the real binaries, then the
+## official Java clients against them.
+test: vet test-unit test-e2e test-java
 
 test-unit:
 	$(GO) test -race -count=1 -timeout 12m $$($(GO) list ./... | grep -v /test/)
 
 test-e2e: build
 	$(GO) test -count=1 -timeout 12m ./test/...
+
+## test-java: the official Java clients 4.9.8 and 5.3.3 (Maven, test/java) against the binaries;
+## needs java 17+ and mvn, and Maven Central the first time (see docs/java.md).
+test-java: build
+	JAVA_SUITE=1 $(GO) test -count=1 -timeout 20m -v -run TestJavaClients ./test/java/
 
 ## test-crash: the long kill -9 run (30+ cycles) in both flush modes.
 test-crash: build

@@ -1,0 +1,40 @@
+package org.rocketgo.javatest;
+
+import java.util.HashMap;
+
+import org.apache.rocketmq.client.MQAdmin;
+import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel;
+
+/** The few calls whose names differ between rocketmq-client 4.9.8 and 5.3.3 (this is 5.3.3's). */
+public final class Compat {
+    /** The client version this module compiles against. */
+    public static final String VERSION = "5.3.3";
+
+    private Compat() {
+    }
+
+    /** Whether DefaultLitePullConsumer pulls with LITE_PULL_MESSAGE (361); 5.x does. */
+    public static boolean litePullUsesLitePullMessage() {
+        return true;
+    }
+
+    /**
+     * Whether the client drops a consume trace record whose message has no MSG_REGION property
+     * (AsyncTraceDispatcher skips a null region): 5.x drops it.
+     */
+    public static boolean consumeTraceNeedsStoredRegion() {
+        return true;
+    }
+
+    /** Makes c a broadcasting consumer (MessageModel moved to remoting.protocol in 5.x). */
+    public static void broadcasting(DefaultMQPushConsumer c) {
+        c.setMessageModel(MessageModel.BROADCASTING);
+    }
+
+    /** Creates topic with queues read and write queues on every broker TBW102 routes to. */
+    public static void createTopic(MQAdmin admin, String topic, int queues) throws MQClientException {
+        admin.createTopic("TBW102", topic, queues, new HashMap<>());
+    }
+}
