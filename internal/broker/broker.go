@@ -202,8 +202,7 @@ func (b *Broker) buildMetrics() error {
 }
 
 func (b *Broker) buildServer() {
-	b.proc = processor.New(processor.Options{RegionID: b.opts.RegionID, TraceOn: b.opts.TraceOn},
-		b.services(), b.lg.Named("processor"))
+	b.proc = processor.New(processor.Options{RegionID: b.opts.RegionID, TraceOn: b.opts.TraceOn}, b.services())
 	var observe func(code protocol.RequestCode, respCode protocol.ResponseCode, d time.Duration)
 	if b.metrics != nil {
 		observe = func(code protocol.RequestCode, respCode protocol.ResponseCode, d time.Duration) {

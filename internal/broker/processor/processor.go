@@ -3,8 +3,6 @@ package processor
 import (
 	"context"
 
-	"go.uber.org/zap"
-
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 )
@@ -20,16 +18,10 @@ type Options struct {
 type Processor struct {
 	svc  Services
 	opts Options
-	lg   *zap.Logger
 }
 
 // New returns a Processor.
-func New(opts Options, svc Services, lg *zap.Logger) *Processor {
-	if lg == nil {
-		lg = zap.NewNop()
-	}
-	return &Processor{svc: svc, opts: opts, lg: lg}
-}
+func New(opts Options, svc Services) *Processor { return &Processor{svc: svc, opts: opts} }
 
 // handleFunc is a handler: a response, or an error that respond maps to a response code.
 type handleFunc func(ctx context.Context, c *remoting.Conn, req *protocol.Command) (*protocol.Command, error)

@@ -147,22 +147,27 @@ func (s *Service) run(r *Request, wake func(Result, error)) (Result, bool, error
 		return Result{}, false, outcome.Errorf(outcome.SystemError, "store getMessage returned nil: the store is closed")
 	}
 	res := s.result(r, got, gc)
-	held := false
-	switch {
-	case res.Status == outcome.OK:
-		s.delivered(r, got)
-		res.Records, res.Release = got.Records, got.Release
-	case res.Status == outcome.PullNotFound && wake != nil && r.Suspend:
-		got.Release()
-		s.hold(r, f, wake)
-		held = true
-	default:
-		got.Release()
-	}
+	held := s.settle(r, &res, got, f, wake)
 	if wake != nil && r.Commit && !s.opts.Replica.Slave {
 		s.Offsets.Commit(r.Group, r.Topic, r.QueueID, r.CommitOffset)
 	}
 	return res, held, nil
+}
+
+// settle hands the records read to res when the pull found some, or releases them, and holds a
+// pull that found nothing when it may (wake set and the request allows suspending).
+func (s *Service) settle(r *Request, res *Result, got *store.GetResult, f store.MessageFilter, wake func(Result, error)) (held bool) {
+	if res.Status == outcome.OK {
+		s.delivered(r, got)
+		res.Records, res.Release = got.Records, got.Release
+		return false
+	}
+	got.Release()
+	if res.Status == outcome.PullNotFound && wake != nil && r.Suspend {
+		s.hold(r, f, wake)
+		return true
+	}
+	return false
 }
 
 // result is the answer a read makes, its status routed by the master/slave rules.
