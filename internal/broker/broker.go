@@ -13,10 +13,11 @@ import (
 	"github.com/rocketgo/rocketgo/internal/acl"
 	"github.com/rocketgo/rocketgo/internal/broker/client"
 	"github.com/rocketgo/rocketgo/internal/broker/longpoll"
+	"github.com/rocketgo/rocketgo/internal/broker/membership"
 	"github.com/rocketgo/rocketgo/internal/broker/nsreg"
 	"github.com/rocketgo/rocketgo/internal/broker/offset"
 	"github.com/rocketgo/rocketgo/internal/broker/processor"
-	"github.com/rocketgo/rocketgo/internal/broker/rebalance"
+	"github.com/rocketgo/rocketgo/internal/broker/relay"
 	"github.com/rocketgo/rocketgo/internal/broker/schedule"
 	"github.com/rocketgo/rocketgo/internal/broker/subscription"
 	"github.com/rocketgo/rocketgo/internal/broker/topic"
@@ -43,6 +44,8 @@ type Broker struct {
 	schedule  *schedule.Service
 	tx        *transaction.Service
 	metrics   *metrics.Broker
+	members   *membership.Service
+	relay     *relay.Service
 	proc      *processor.Processor
 	server    *remoting.Server
 	acl       *acl.Service // nil unless Options.ACL
@@ -74,7 +77,7 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 		return nil, err
 	}
 	b.consumers = client.NewConsumerManager(func(group string, remaining []client.ClientChannel) {
-		b.proc.NotifyConsumerIDsChanged(group, remaining)
+		b.members.GroupChanged(group, remaining)
 	}, nil)
 	b.producers = client.NewProducerManager(nil)
 	checkEvery := 5 * time.Second
@@ -199,26 +202,7 @@ func (b *Broker) buildMetrics() error {
 }
 
 func (b *Broker) buildServer() {
-	b.proc = processor.New(processor.Options{
-		ClusterName:       b.opts.ClusterName,
-		BrokerName:        b.opts.BrokerName,
-		BrokerID:          b.opts.BrokerID,
-		Slave:             b.opts.IsSlave(),
-		BrokerPermission:  b.opts.BrokerPermission,
-		MaxMessageSize:    b.opts.Store.MaxMessageSize,
-		StoreHost:         b.opts.Store.StoreHost,
-		RegionID:          b.opts.RegionID,
-		TraceOn:           b.opts.TraceOn,
-		LongPollingEnable: b.opts.LongPollingEnable,
-		ShortPollingTime:  b.opts.ShortPollingTime,
-		SlaveReadEnable:   b.opts.SlaveReadEnable,
-		MaxDelayLevel:     len(b.opts.Store.DelayLevels),
-		ConfigText:        b.opts.ConfigText,
-
-		EnablePropertyFilter: b.opts.EnablePropertyFilter,
-	}, processor.Deps{Store: b.store, Topics: b.topics, Groups: b.groups, Offsets: b.offsets,
-		Consumers: b.consumers, Producers: b.producers, Holds: b.holds,
-		Locks: rebalance.NewLockManager(0, nil), Schedule: b.schedule, Metrics: b.metrics, Transactions: b.tx}, b.lg.Named("processor"))
+	b.proc = processor.New(processor.Options{RegionID: b.opts.RegionID, TraceOn: b.opts.TraceOn}, b.services())
 	var observe func(code protocol.RequestCode, respCode protocol.ResponseCode, d time.Duration)
 	if b.metrics != nil {
 		observe = func(code protocol.RequestCode, respCode protocol.ResponseCode, d time.Duration) {
@@ -320,6 +304,7 @@ func (b *Broker) Close() error {
 		}
 		b.holds.Close()
 		err := b.server.Close()
+		b.relay.Close()
 		if b.acl != nil {
 			b.acl.Close()
 		}

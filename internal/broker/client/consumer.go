@@ -305,6 +305,13 @@ func (m *ConsumerManager) Channels(group string) []ClientChannel {
 	return nil
 }
 
+// HasGroup reports whether the group has members.
+func (m *ConsumerManager) HasGroup(group string) bool {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.groups[group] != nil
+}
+
 // Subscription returns the group's subscription to topic from its latest heartbeats.
 func (m *ConsumerManager) Subscription(group, topic string) (*Subscription, bool) {
 	m.mu.RLock()

@@ -2,74 +2,52 @@ package processor
 
 import (
 	"context"
-	"errors"
 
-	"go.uber.org/zap"
-
-	"github.com/rocketgo/rocketgo/internal/broker/subscription"
+	"github.com/rocketgo/rocketgo/internal/broker/outcome"
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 )
 
-// refuseOnSlave is Java's validateSlave: a slave's groups and topics are copies of its master's,
-// so changing them there is refused.
-func (p *Processor) refuseOnSlave() error {
-	if p.opts.Slave {
-		return fail(protocol.SystemError,
-			"Can't modify topic or subscription group from slave broker, please execute it from master broker.")
-	}
-	return nil
-}
-
-// updateAndCreateSubscriptionGroup creates or replaces a consumer group's config from the
-// SubscriptionGroupConfig JSON in the body (UPDATE_AND_CREATE_SUBSCRIPTIONGROUP). Fields the body
-// leaves out take Java's defaults.
+// updateAndCreateSubscriptionGroup serves UPDATE_AND_CREATE_SUBSCRIPTIONGROUP: the body is the
+// SubscriptionGroupConfig JSON; fields it leaves out take Java's defaults.
 func (p *Processor) updateAndCreateSubscriptionGroup(_ context.Context, c *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
-	if err := p.refuseOnSlave(); err != nil {
+	if err := p.svc.Groups.Writable(); err != nil {
 		return nil, err
 	}
 	if len(req.Body) == 0 {
-		return nil, fail(protocol.SystemError, "UPDATE_AND_CREATE_SUBSCRIPTIONGROUP needs a SubscriptionGroupConfig JSON body")
+		return nil, outcome.Errorf(outcome.SystemError, "UPDATE_AND_CREATE_SUBSCRIPTIONGROUP needs a SubscriptionGroupConfig JSON body")
 	}
 	var cfg body.SubscriptionGroupConfig
 	if err := body.Unmarshal(req.Body, &cfg); err != nil {
-		return nil, fail(protocol.SystemError, "bad SubscriptionGroupConfig body: %v", err)
+		return nil, outcome.Errorf(outcome.SystemError, "bad SubscriptionGroupConfig body: %v", err)
 	}
-	if err := p.Groups.Put(cfg); err != nil {
-		if errors.Is(err, subscription.ErrEmptyGroupName) {
-			return nil, fail(protocol.SystemError, "the SubscriptionGroupConfig body has no groupName")
-		}
+	if err := p.svc.Groups.Update(cfg, remoteAddr(c)); err != nil {
 		return nil, err
 	}
-	p.lg.Info("subscription group updated by admin", zap.String("group", cfg.GroupName), zap.String("from", remoteAddr(c)))
 	return success(req), nil
 }
 
-// deleteSubscriptionGroup removes a consumer group's config (DELETE_SUBSCRIPTIONGROUP) and, when
-// asked (4.9's removeOffset, 5.x's cleanOffset), the group's committed offsets on every topic.
-// Deleting a group that does not exist succeeds, as in Java.
+// deleteSubscriptionGroup serves DELETE_SUBSCRIPTIONGROUP; 4.9 asks to remove the group's
+// offsets with removeOffset, 5.x with cleanOffset.
 func (p *Processor) deleteSubscriptionGroup(_ context.Context, c *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
-	if err := p.refuseOnSlave(); err != nil {
+	if err := p.svc.Groups.Writable(); err != nil {
 		return nil, err
 	}
-	f := protocol.Fields(req)
-	group := f.String("groupName")
-	removeOffset := f.OptBool("removeOffset", false) || f.OptBool("cleanOffset", false)
-	if err := f.Err(); err != nil {
+	var h protocol.DeleteSubscriptionGroupRequestHeader
+	if err := h.Decode(req.ExtFields); err != nil {
 		return nil, err
 	}
-	existed, err := p.Groups.Delete(group)
-	if err != nil {
+	removeOffsets := h.RemoveOffset.Or(false) || h.CleanOffset.Or(false)
+	if err := p.svc.Groups.Delete(h.GroupName, removeOffsets, remoteAddr(c)); err != nil {
 		return nil, err
 	}
-	removed := 0
-	if removeOffset {
-		removed = p.Offsets.RemoveGroup(group)
-	}
-	p.lg.Info("subscription group deleted by admin", zap.String("group", group), zap.Bool("existed", existed),
-		zap.Int("offsetTopicsRemoved", removed), zap.String("from", remoteAddr(c)))
 	return success(req), nil
+}
+
+// getAllSubscriptionGroupConfig serves GET_ALL_SUBSCRIPTIONGROUP_CONFIG.
+func (p *Processor) getAllSubscriptionGroupConfig(_ context.Context, _ *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
+	return withJSONBody(req, p.svc.Groups.All())
 }
 
 // remoteAddr is the peer of c for logs ("" without a connection, as in unit tests).

@@ -7,83 +7,78 @@ import (
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 )
 
-// queueRef is the topic and queue most offset requests name.
-func queueRef(f *protocol.FieldReader) (string, int32) {
-	return f.String("topic"), f.Int32("queueId")
-}
-
-// answerOffset answers SUCCESS with one ext field.
-func answerOffset(req *protocol.Command, key string, v int64) *protocol.Command {
-	resp := success(req)
-	resp.SetExt(key, itoa64(v))
-	return resp
-}
-
-// queryConsumerOffset answers a group's committed offset (QUERY_CONSUMER_OFFSET). A group with
-// none starts at 0 while the queue still begins at 0, as in Java; otherwise QUERY_NOT_FOUND lets
-// the client apply its consumeFromWhere.
+// queryConsumerOffset serves QUERY_CONSUMER_OFFSET.
 func (p *Processor) queryConsumerOffset(_ context.Context, _ *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
-	f := protocol.Fields(req)
-	group := f.String("consumerGroup")
-	topic, qid := queueRef(&f)
-	if err := f.Err(); err != nil {
+	var h protocol.QueryConsumerOffsetRequestHeader
+	if err := h.Decode(req.ExtFields); err != nil {
 		return nil, err
 	}
-	if off, ok := p.Offsets.Query(group, topic, qid); ok && off >= 0 {
-		return answerOffset(req, "offset", off), nil
+	off, err := p.svc.Offsets.Committed(h.ConsumerGroup, h.Topic, h.QueueID)
+	if err != nil {
+		return nil, err
 	}
-	if p.Store.MinOffsetInQueue(topic, qid) <= 0 {
-		return answerOffset(req, "offset", 0), nil
-	}
-	return nil, fail(protocol.QueryNotFound, "Not found, V3_0_6_SNAPSHOT maybe this group consumer boot first")
+	return withHeader(req, protocol.QueryConsumerOffsetResponseHeader{Offset: off}), nil
 }
 
-// updateConsumerOffset commits a group's offset (UPDATE_CONSUMER_OFFSET).
+// updateConsumerOffset serves UPDATE_CONSUMER_OFFSET.
 func (p *Processor) updateConsumerOffset(_ context.Context, _ *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
-	f := protocol.Fields(req)
-	group := f.String("consumerGroup")
-	topic, qid := queueRef(&f)
-	off := f.Int64("commitOffset")
-	if err := f.Err(); err != nil {
+	var h protocol.UpdateConsumerOffsetRequestHeader
+	if err := h.Decode(req.ExtFields); err != nil {
 		return nil, err
 	}
-	p.Offsets.Commit(group, topic, qid, off)
+	p.svc.Offsets.Commit(h.ConsumerGroup, h.Topic, h.QueueID, h.CommitOffset)
 	return success(req), nil
 }
 
+// getMaxOffset serves GET_MAX_OFFSET.
 func (p *Processor) getMaxOffset(_ context.Context, _ *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
-	f := protocol.Fields(req)
-	topic, qid := queueRef(&f)
-	if err := f.Err(); err != nil {
+	var h protocol.GetMaxOffsetRequestHeader
+	if err := h.Decode(req.ExtFields); err != nil {
 		return nil, err
 	}
-	return answerOffset(req, "offset", p.Store.MaxOffsetInQueue(topic, qid)), nil
+	return withHeader(req, protocol.GetMaxOffsetResponseHeader{Offset: p.svc.Offsets.MaxOffset(h.Topic, h.QueueID)}), nil
 }
 
+// getMinOffset serves GET_MIN_OFFSET.
 func (p *Processor) getMinOffset(_ context.Context, _ *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
-	f := protocol.Fields(req)
-	topic, qid := queueRef(&f)
-	if err := f.Err(); err != nil {
+	var h protocol.GetMinOffsetRequestHeader
+	if err := h.Decode(req.ExtFields); err != nil {
 		return nil, err
 	}
-	return answerOffset(req, "offset", p.Store.MinOffsetInQueue(topic, qid)), nil
+	return withHeader(req, protocol.GetMinOffsetResponseHeader{Offset: p.svc.Offsets.MinOffset(h.Topic, h.QueueID)}), nil
 }
 
+// getEarliestMsgStoreTime serves GET_EARLIEST_MSG_STORETIME.
 func (p *Processor) getEarliestMsgStoreTime(_ context.Context, _ *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
-	f := protocol.Fields(req)
-	topic, qid := queueRef(&f)
-	if err := f.Err(); err != nil {
+	var h protocol.GetEarliestMsgStoretimeRequestHeader
+	if err := h.Decode(req.ExtFields); err != nil {
 		return nil, err
 	}
-	return answerOffset(req, "timestamp", p.Store.EarliestMessageTime(topic, qid)), nil
+	ts := p.svc.Offsets.EarliestTime(h.Topic, h.QueueID)
+	return withHeader(req, protocol.GetEarliestMsgStoretimeResponseHeader{Timestamp: ts}), nil
 }
 
+// searchOffsetByTimestamp serves SEARCH_OFFSET_BY_TIMESTAMP.
 func (p *Processor) searchOffsetByTimestamp(_ context.Context, _ *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
-	f := protocol.Fields(req)
-	topic, qid := queueRef(&f)
-	ts := f.Int64("timestamp")
-	if err := f.Err(); err != nil {
+	var h protocol.SearchOffsetRequestHeader
+	if err := h.Decode(req.ExtFields); err != nil {
 		return nil, err
 	}
-	return answerOffset(req, "offset", p.Store.OffsetInQueueByTime(topic, qid, ts)), nil
+	off := p.svc.Offsets.OffsetByTime(h.Topic, h.QueueID, h.Timestamp)
+	return withHeader(req, protocol.SearchOffsetResponseHeader{Offset: off}), nil
+}
+
+// getAllConsumerOffset serves GET_ALL_CONSUMER_OFFSET.
+func (p *Processor) getAllConsumerOffset(_ context.Context, _ *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
+	return withJSONBody(req, p.svc.Offsets.All())
+}
+
+// headerEncoder is a response header (the protocol's typed headers encode by value).
+type headerEncoder interface{ Encode(ext *protocol.Ext) }
+
+// withHeader answers SUCCESS with h's ext fields.
+func withHeader(req *protocol.Command, h headerEncoder) *protocol.Command {
+	resp := success(req)
+	h.Encode(&resp.ExtFields)
+	return resp
 }

@@ -1,0 +1,327 @@
+package processor_test
+
+import (
+	"context"
+	"net/netip"
+	"sync"
+	"testing"
+
+	"github.com/rocketgo/rocketgo/internal/broker/brokertest"
+	"github.com/rocketgo/rocketgo/internal/broker/client"
+	"github.com/rocketgo/rocketgo/internal/broker/processor"
+	"github.com/rocketgo/rocketgo/internal/broker/pull"
+	"github.com/rocketgo/rocketgo/internal/broker/query"
+	"github.com/rocketgo/rocketgo/internal/broker/relay"
+	"github.com/rocketgo/rocketgo/internal/broker/send"
+	"github.com/rocketgo/rocketgo/internal/broker/sendback"
+	"github.com/rocketgo/rocketgo/internal/broker/stats"
+	"github.com/rocketgo/rocketgo/internal/broker/transaction"
+	"github.com/rocketgo/rocketgo/internal/remoting"
+	"github.com/rocketgo/rocketgo/internal/store"
+	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+)
+
+// fakes stands in for every service: each method records what it was asked (calls) and answers
+// with the fields set for it. The handlers run on a real remoting server, so the tests talk to
+// them in frames, without a broker behind.
+type fakes struct {
+	mu       sync.Mutex
+	calls    []any
+	a        answers
+	wake     func(pull.Result, error)
+	channels []client.ClientChannel
+}
+
+// answers are what the fake services answer; the tests change them with set.
+type answers struct {
+	err error // returned by every method that can fail
+
+	sendResult send.Result
+	pullResult pull.Result
+	pullHeld   bool
+	committed  int64
+	ids        []string
+	record     []byte
+	queryRes   *store.QueryResult
+	answer     relay.Answer
+	resetTable map[body.MessageQueue]int64
+	statuses   map[string]map[body.MessageQueue]int64
+	locked     []body.MessageQueue
+	writable   error
+}
+
+// called records a call and returns the answers to give.
+func (f *fakes) called(v any) answers {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls = append(f.calls, v)
+	return f.a
+}
+
+// count is the number of calls so far.
+func (f *fakes) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.calls)
+}
+
+// set changes the answers.
+func (f *fakes) set(edit func(*answers)) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	edit(&f.a)
+}
+
+// woken returns the wake callback of the last pull.
+func (f *fakes) woken() func(pull.Result, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.wake
+}
+
+// channel returns the channel of the i-th heartbeat.
+func (f *fakes) channel(i int) client.ClientChannel {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.channels[i]
+}
+
+func (f *fakes) last() any {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.calls) == 0 {
+		return nil
+	}
+	return f.calls[len(f.calls)-1]
+}
+
+type (
+	sendCall   struct{ R send.Request }
+	batchCall  struct{ R send.Request }
+	commitCall struct {
+		Group, Topic string
+		Q            int32
+		Off          int64
+	}
+	queueCall struct {
+		What, Topic string
+		Q           int32
+		TS          int64
+	}
+	unregister  struct{ Group, Producer, Consumer string }
+	groupDelete struct {
+		Group         string
+		RemoveOffsets bool
+	}
+	consumeStats struct{ Group, Only string }
+	timeSpanCall struct{ Topic, Group string }
+	directCall   struct{ Group, ClientID, MsgID string }
+	statusCall   struct{ Topic, Group, Only string }
+	lockCall     struct {
+		Unlock          bool
+		Group, ClientID string
+		MQs             []body.MessageQueue
+	}
+	configUpdate  struct{ Text string }
+	committedCall struct {
+		Group, Topic string
+		Q            int32
+	}
+)
+
+func (f *fakes) Send(r send.Request) (send.Result, error) {
+	r.BornHost = netip.AddrPortFrom(r.BornHost.Addr(), 0) // the test client's port varies
+	a := f.called(sendCall{r})
+	return a.sendResult, a.err
+}
+
+func (f *fakes) SendBatch(r send.Request) (send.Result, error) {
+	r.BornHost = netip.AddrPortFrom(r.BornHost.Addr(), 0)
+	a := f.called(batchCall{r})
+	return a.sendResult, a.err
+}
+
+func (f *fakes) SendBack(r sendback.Request) error { return f.called(r).err }
+
+func (f *fakes) Pull(r pull.Request, wake func(pull.Result, error)) (pull.Result, bool, error) {
+	f.mu.Lock()
+	f.wake = wake
+	f.mu.Unlock()
+	a := f.called(r)
+	return a.pullResult, a.pullHeld, a.err
+}
+
+func (f *fakes) Committed(group, topic string, q int32) (int64, error) {
+	a := f.called(committedCall{group, topic, q})
+	return a.committed, a.err
+}
+
+func (f *fakes) Commit(group, topic string, q int32, off int64) {
+	f.called(commitCall{group, topic, q, off})
+}
+
+func (f *fakes) MaxOffset(topic string, q int32) int64 {
+	f.called(queueCall{"max", topic, q, 0})
+	return 11
+}
+
+func (f *fakes) MinOffset(topic string, q int32) int64 {
+	f.called(queueCall{"min", topic, q, 0})
+	return 2
+}
+
+func (f *fakes) EarliestTime(topic string, q int32) int64 {
+	f.called(queueCall{"earliest", topic, q, 0})
+	return 1234
+}
+
+func (f *fakes) OffsetByTime(topic string, q int32, ts int64) int64 {
+	f.called(queueCall{"bytime", topic, q, ts})
+	return 7
+}
+
+func (f *fakes) All() body.ConsumerOffsetSerializeWrapper {
+	return body.ConsumerOffsetSerializeWrapper{OffsetTable: map[string]map[int32]int64{"T@G": {0: 3}}}
+}
+
+// members is the Members service of fakes (its method names clash with others').
+type members struct{ *fakes }
+
+func (m members) Heartbeat(ch client.ClientChannel, hb body.HeartbeatData) {
+	m.mu.Lock()
+	m.channels = append(m.channels, ch)
+	m.mu.Unlock()
+	m.called(hb)
+}
+
+func (m members) Unregister(chID uint64, producerGroup, consumerGroup string) {
+	m.called(unregister{"", producerGroup, consumerGroup})
+}
+
+func (m members) ConsumerIDs(group string) ([]string, error) {
+	a := m.called(group)
+	return a.ids, a.err
+}
+
+func (m members) ConnClosed(chID uint64) { m.called("closed") }
+
+func (f *fakes) ByKey(q query.KeyQuery) (*store.QueryResult, error) {
+	a := f.called(q)
+	return a.queryRes, a.err
+}
+
+func (f *fakes) Record(off int64) ([]byte, error) {
+	a := f.called(off)
+	return a.record, a.err
+}
+
+func (f *fakes) End(r transaction.EndRequest) error { return f.called(r).err }
+
+// topics is the TopicAdmin service of fakes.
+type topics struct{ *fakes }
+
+func (t topics) Update(tc body.TopicConfig) error { return t.called(tc).err }
+func (t topics) Delete(name string) error         { return t.called("delete " + name).err }
+func (t topics) All() body.TopicConfigSerializeWrapper {
+	return body.TopicConfigSerializeWrapper{TopicConfigTable: map[string]body.TopicConfig{"T": body.NewTopicConfig("T")}}
+}
+func (t topics) SystemTopics() []string { return []string{"A", "B"} }
+
+// groups is the GroupAdmin service of fakes.
+type groups struct{ *fakes }
+
+func (g groups) Writable() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.a.writable
+}
+func (g groups) Update(cfg body.SubscriptionGroupConfig, _ string) error {
+	return g.called(cfg).err
+}
+func (g groups) Delete(group string, removeOffsets bool, _ string) error {
+	return g.called(groupDelete{group, removeOffsets}).err
+}
+func (g groups) All() body.SubscriptionGroupWrapper {
+	return body.SubscriptionGroupWrapper{SubscriptionGroupTable: map[string]body.SubscriptionGroupConfig{"G": body.NewSubscriptionGroupConfig("G")}}
+}
+
+// statsFake is the Stats service of fakes.
+type statsFake struct{ *fakes }
+
+func (s statsFake) RuntimeInfo() map[string]string {
+	return map[string]string{"brokerVersionDesc": "V4_9_8"}
+}
+func (s statsFake) TopicStats(name string) (body.TopicStatsTable, error) {
+	return body.TopicStatsTable{OffsetTable: map[body.MessageQueue]body.TopicOffset{
+		{Topic: name, BrokerName: "b", QueueID: 0}: {MinOffset: 1, MaxOffset: 5}}}, s.called("stats " + name).err
+}
+func (s statsFake) ConsumeStats(group, only string) body.ConsumeStats {
+	s.called(consumeStats{group, only})
+	return body.ConsumeStats{OffsetTable: map[body.MessageQueue]body.OffsetWrapper{}}
+}
+func (s statsFake) Connections(group string) (body.ConsumerConnection, error) {
+	return body.ConsumerConnection{MessageModel: "CLUSTERING"}, s.called("connections " + group).err
+}
+func (s statsFake) ConsumedBy(topic string) []string { return []string{"G1", "G2"} }
+func (s statsFake) TimeSpans(topic, group string) ([]stats.QueueTimeSpan, error) {
+	return []stats.QueueTimeSpan{{DelayTime: 9}}, s.called(timeSpanCall{topic, group}).err
+}
+
+// config is the Config service of fakes.
+type config struct{ *fakes }
+
+func (c config) Version() body.DataVersion { return body.DataVersion{Timestamp: 42, Counter: 1} }
+func (c config) Text() string              { return "brokerName=b\n" }
+func (c config) Update(text, _ string) error {
+	return c.called(configUpdate{text}).err
+}
+
+// relayFake is the Relay service of fakes.
+type relayFake struct{ *fakes }
+
+func (r relayFake) RunningInfo(_ context.Context, q relay.RunningInfoQuery) (relay.Answer, error) {
+	a := r.called(q)
+	return a.answer, a.err
+}
+func (r relayFake) ConsumeDirectly(_ context.Context, group, clientID, msgID string) (relay.Answer, error) {
+	a := r.called(directCall{group, clientID, msgID})
+	return a.answer, a.err
+}
+func (r relayFake) ResetOffset(q relay.ResetRequest) (map[body.MessageQueue]int64, error) {
+	q.From = ""
+	a := r.called(q)
+	return a.resetTable, a.err
+}
+func (r relayFake) ConsumerStatus(_ context.Context, topic, group, only string) (map[string]map[body.MessageQueue]int64, error) {
+	a := r.called(statusCall{topic, group, only})
+	return a.statuses, a.err
+}
+
+func (f *fakes) TryLockBatch(group string, mqs []body.MessageQueue, clientID string) []body.MessageQueue {
+	return f.called(lockCall{false, group, clientID, mqs}).locked
+}
+
+func (f *fakes) UnlockBatch(group string, mqs []body.MessageQueue, clientID string) {
+	f.called(lockCall{true, group, clientID, mqs})
+}
+
+func (f *fakes) Encode() ([]byte, error) {
+	return []byte(`{"offsetTable":{}}`), f.called("delay offsets").err
+}
+
+// serve starts a remoting server with the processor over f and dials it.
+func serve(t *testing.T, f *fakes) *brokertest.Conn {
+	t.Helper()
+	p := processor.New(processor.Options{RegionID: "DefaultRegion", TraceOn: true}, processor.Services{
+		Send: f, SendBack: f, Pull: f, Offsets: f, Members: members{f}, Query: f, EndTx: f,
+		Topics: topics{f}, Groups: groups{f}, Stats: statsFake{f}, Config: config{f}, Relay: relayFake{f},
+		Locks: f, DelayOffsets: f,
+	})
+	srv := remoting.NewServer(remoting.ServerOptions{Addr: "127.0.0.1:0", OnDisconnect: p.ConnClosed}, nil)
+	p.Register(srv)
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	return brokertest.Dial(t, srv.Addr().String())
+}

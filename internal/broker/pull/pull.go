@@ -1,0 +1,207 @@
+// Package pull serves consumers' pulls: Java's checks (broker and topic permission, group, queue),
+// the subscription to filter by (the pull's own, or for Go push consumers, which send none, the
+// group's last heartbeat's), tag and SQL92 filters, long polling (a pull that finds nothing new is
+// held until a matching message arrives or its timeout) and the commit of the consumer's offset
+// that rides on a pull. It knows nothing of frames: a held pull completes through the callback the
+// protocol adapter supplies.
+package pull
+
+import (
+	"time"
+
+	"github.com/rocketgo/rocketgo/internal/broker/client"
+	"github.com/rocketgo/rocketgo/internal/broker/longpoll"
+	"github.com/rocketgo/rocketgo/internal/broker/outcome"
+	"github.com/rocketgo/rocketgo/internal/broker/policy"
+	"github.com/rocketgo/rocketgo/internal/store"
+	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+)
+
+// Store reads messages.
+type Store interface {
+	GetMessage(group, topic string, queueID int32, offset int64, maxMsgNums int32, filter store.MessageFilter) *store.GetResult
+}
+
+// Groups finds (or auto-creates) the pulling group.
+type Groups interface {
+	FindOrCreate(group string) (body.SubscriptionGroupConfig, bool)
+}
+
+// Topics looks topics up.
+type Topics interface {
+	Get(topic string) (body.TopicConfig, bool)
+}
+
+// Consumers knows the groups' members and their heartbeat subscriptions.
+type Consumers interface {
+	HasGroup(group string) bool
+	Subscription(group, topic string) (*client.Subscription, bool)
+	BuildSubscription(d body.SubscriptionData) *client.Subscription
+}
+
+// Holds parks pulls until their queue has something for them.
+type Holds interface {
+	Hold(r *longpoll.Request)
+}
+
+// Offsets commits consumer offsets.
+type Offsets interface {
+	Commit(group, topic string, queueID int32, offset int64)
+}
+
+// Metrics counts what was delivered.
+type Metrics interface {
+	MessagesOut(topic, group string, n, bytes int)
+}
+
+// Options are the broker settings a pull depends on.
+type Options struct {
+	BrokerName       string
+	BrokerPermission int
+	// Replica is the broker's role and slaveReadEnable.
+	Replica policy.Replica
+	// LongPollingEnable holds pulls for their suspend timeout; otherwise for ShortPollingTime.
+	LongPollingEnable bool
+	ShortPollingTime  time.Duration
+	// EnablePropertyFilter allows SQL92 subscriptions.
+	EnablePropertyFilter bool
+}
+
+// Deps are what the service works with; Metrics may be nil.
+type Deps struct {
+	Store     Store
+	Groups    Groups
+	Topics    Topics
+	Consumers Consumers
+	Holds     Holds
+	Offsets   Offsets
+	Metrics   Metrics
+}
+
+// Service serves pulls.
+type Service struct {
+	opts Options
+	Deps
+	now func() time.Time
+}
+
+// New returns a Service.
+func New(opts Options, deps Deps) *Service {
+	if opts.ShortPollingTime <= 0 {
+		opts.ShortPollingTime = time.Second
+	}
+	return &Service{opts: opts, Deps: deps, now: time.Now}
+}
+
+// Request is one pull.
+type Request struct {
+	Group       string
+	Topic       string
+	QueueID     int32
+	QueueOffset int64
+	MaxMsgNums  int32
+	// Commit asks to commit CommitOffset for the group along with the pull.
+	Commit       bool
+	CommitOffset int64
+	// Suspend lets the broker hold the pull for SuspendTimeout when the queue has nothing new.
+	Suspend        bool
+	SuspendTimeout time.Duration
+	// OwnSubscription says the pull carries its subscription (Subscription, ExpressionType,
+	// SubVersion); otherwise the group's heartbeat subscription applies, at least SubVersion.
+	OwnSubscription bool
+	Subscription    string
+	ExpressionType  string
+	SubVersion      int64
+}
+
+// Result is a pull's answer. Status is OK with Records, or PullNotFound, PullRetryImmediately,
+// PullOffsetMoved (or SystemError for a status the store should not give); Remark is the store's
+// status name. Release must be called once Records have been written; it is nil without Records.
+type Result struct {
+	Status          outcome.Kind
+	Remark          string
+	SuggestBrokerID int64
+	NextBeginOffset int64
+	MinOffset       int64
+	MaxOffset       int64
+	Records         [][]byte
+	Release         func()
+}
+
+// Pull runs a pull. When the queue has nothing new and the request may be suspended, the pull is
+// held: held is true, and wake is called later, exactly once and on another goroutine, with the
+// outcome of running the pull again.
+func (s *Service) Pull(r Request, wake func(Result, error)) (res Result, held bool, err error) {
+	return s.run(&r, wake)
+}
+
+// run runs one pull; wake is nil when a held pull runs again (it is then never held).
+func (s *Service) run(r *Request, wake func(Result, error)) (Result, bool, error) {
+	gc, sub, err := s.check(r)
+	if err != nil {
+		return Result{}, false, err
+	}
+	f := messageFilter(sub)
+	got := s.Store.GetMessage(r.Group, r.Topic, r.QueueID, r.QueueOffset, r.MaxMsgNums, f)
+	if got == nil {
+		return Result{}, false, outcome.Errorf(outcome.SystemError, "store getMessage returned nil: the store is closed")
+	}
+	res := s.result(r, got, gc)
+	held := s.settle(r, &res, got, f, wake)
+	if wake != nil && r.Commit && !s.opts.Replica.Slave {
+		s.Offsets.Commit(r.Group, r.Topic, r.QueueID, r.CommitOffset)
+	}
+	return res, held, nil
+}
+
+// settle hands the records read to res when the pull found some, or releases them, and holds a
+// pull that found nothing when it may (wake set and the request allows suspending).
+func (s *Service) settle(r *Request, res *Result, got *store.GetResult, f store.MessageFilter, wake func(Result, error)) (held bool) {
+	if res.Status == outcome.OK {
+		s.delivered(r, got)
+		res.Records, res.Release = got.Records, got.Release
+		return false
+	}
+	got.Release()
+	if res.Status == outcome.PullNotFound && wake != nil && r.Suspend {
+		s.hold(r, f, wake)
+		return true
+	}
+	return false
+}
+
+// result is the answer a read makes, its status routed by the master/slave rules.
+func (s *Service) result(r *Request, got *store.GetResult, gc body.SubscriptionGroupConfig) Result {
+	k, suggest := policy.PullRoute(policy.PullStatus(got.Status, r.QueueOffset), s.opts.Replica, gc,
+		got.SuggestPullingFromSlave)
+	return Result{Status: k, Remark: got.Status.String(), SuggestBrokerID: suggest,
+		NextBeginOffset: got.NextBeginOffset, MinOffset: got.MinOffset, MaxOffset: got.MaxOffset}
+}
+
+func (s *Service) delivered(r *Request, got *store.GetResult) {
+	if s.Metrics != nil {
+		s.Metrics.MessagesOut(r.Topic, r.Group, got.MessageCount(), got.BufferTotalSize)
+	}
+}
+
+// hold parks a pull that found nothing until a message it wants arrives or its suspend timeout,
+// then runs it again and hands the outcome to wake.
+func (s *Service) hold(r *Request, f store.MessageFilter, wake func(Result, error)) {
+	wait := r.SuspendTimeout
+	if !s.opts.LongPollingEnable {
+		wait = s.opts.ShortPollingTime
+	}
+	s.Holds.Hold(&longpoll.Request{
+		Topic:    r.Topic,
+		QueueID:  r.QueueID,
+		Offset:   r.QueueOffset,
+		Deadline: s.now().Add(wait),
+		Match: func(tagsCode int64, props []byte) bool {
+			return f.MatchByConsumeQueue(tagsCode) && f.MatchByCommitLog(props)
+		},
+		Wake: func(bool) {
+			res, _, err := s.run(r, nil)
+			wake(res, err)
+		},
+	})
+}

@@ -1,0 +1,74 @@
+// Package queueoffset answers offset questions: a consumer group's committed offset of a queue
+// (and its commit), a queue's min and max offset, the store time of its first message, the offset
+// of a point in time, and every group's offsets for slaves and admin tools.
+package queueoffset
+
+import (
+	"github.com/rocketgo/rocketgo/internal/broker/outcome"
+	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+)
+
+// Offsets holds the consumer groups' committed offsets.
+type Offsets interface {
+	Query(group, topic string, queueID int32) (int64, bool)
+	Commit(group, topic string, queueID int32, offset int64)
+	Wrapper() body.ConsumerOffsetSerializeWrapper
+}
+
+// Store answers about queues.
+type Store interface {
+	MinOffsetInQueue(topic string, queueID int32) int64
+	MaxOffsetInQueue(topic string, queueID int32) int64
+	EarliestMessageTime(topic string, queueID int32) int64
+	OffsetInQueueByTime(topic string, queueID int32, ts int64) int64
+}
+
+// Service answers offset questions.
+type Service struct {
+	offsets Offsets
+	store   Store
+}
+
+// New returns a Service.
+func New(offsets Offsets, st Store) *Service { return &Service{offsets: offsets, store: st} }
+
+// Committed is the group's committed offset of a queue. A group with none starts at 0 while the
+// queue still begins at 0, as in Java; otherwise QueryNotFound lets the client apply its
+// consumeFromWhere.
+func (s *Service) Committed(group, topic string, queueID int32) (int64, error) {
+	if off, ok := s.offsets.Query(group, topic, queueID); ok && off >= 0 {
+		return off, nil
+	}
+	if s.store.MinOffsetInQueue(topic, queueID) <= 0 {
+		return 0, nil
+	}
+	return 0, outcome.Errorf(outcome.QueryNotFound, "Not found, V3_0_6_SNAPSHOT maybe this group consumer boot first")
+}
+
+// Commit records the group's offset of a queue.
+func (s *Service) Commit(group, topic string, queueID int32, offset int64) {
+	s.offsets.Commit(group, topic, queueID, offset)
+}
+
+// MaxOffset is the queue's max offset (its entry count).
+func (s *Service) MaxOffset(topic string, queueID int32) int64 {
+	return s.store.MaxOffsetInQueue(topic, queueID)
+}
+
+// MinOffset is the queue's first offset still stored.
+func (s *Service) MinOffset(topic string, queueID int32) int64 {
+	return s.store.MinOffsetInQueue(topic, queueID)
+}
+
+// EarliestTime is the store time of the queue's first message.
+func (s *Service) EarliestTime(topic string, queueID int32) int64 {
+	return s.store.EarliestMessageTime(topic, queueID)
+}
+
+// OffsetByTime is the queue's offset of the time ts (Java's nearest-neighbour rule).
+func (s *Service) OffsetByTime(topic string, queueID int32, ts int64) int64 {
+	return s.store.OffsetInQueueByTime(topic, queueID, ts)
+}
+
+// All is every group's committed offsets (consumerOffset.json's content).
+func (s *Service) All() body.ConsumerOffsetSerializeWrapper { return s.offsets.Wrapper() }

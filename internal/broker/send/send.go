@@ -1,0 +1,211 @@
+// Package send stores what producers send: one message or a batch, after Java's checks (broker and
+// topic permission, topic name, queue id, size), creating a new topic from its default topic
+// when auto-creation allows, moving a message sent to a retry topic that has been reconsumed too
+// often to the group's dead-letter topic, preparing transaction halves and deferring delayed
+// messages. It adds a UNIQ_KEY to messages that carry none. It knows nothing of frames: a protocol
+// adapter fills a Request and maps the Result or error.
+package send
+
+import (
+	"math/rand/v2"
+	"net/netip"
+	"os"
+	"time"
+
+	"github.com/rocketgo/rocketgo/internal/broker/outcome"
+	"github.com/rocketgo/rocketgo/internal/broker/policy"
+	"github.com/rocketgo/rocketgo/internal/broker/schedule"
+	"github.com/rocketgo/rocketgo/internal/broker/transaction"
+	"github.com/rocketgo/rocketgo/internal/metrics"
+	"github.com/rocketgo/rocketgo/internal/store"
+	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+)
+
+// Store puts messages.
+type Store interface {
+	PutMessage(m *store.Message) store.PutResult
+	PutMessages(b *store.Batch) store.PutResult
+}
+
+// Topics looks topics up and creates them on first send.
+type Topics interface {
+	Get(topic string) (body.TopicConfig, bool)
+	CreateTopicInSendMessage(topic, defaultTopic string, clientQueueNums, sysFlag int) (body.TopicConfig, bool)
+	CreateTopicInSendMessageBack(topic string, queueNums, perm, sysFlag int) body.TopicConfig
+}
+
+// Groups finds (or auto-creates) the consumer group of a retry topic.
+type Groups interface {
+	FindOrCreate(group string) (body.SubscriptionGroupConfig, bool)
+}
+
+// Transactions stores the first half of a transaction.
+type Transactions interface {
+	Prepare(m *store.Message) error
+}
+
+// Metrics counts what was stored.
+type Metrics interface {
+	MessagesIn(topic string, typ metrics.MessageType, n, bytes int)
+}
+
+// Options are the broker settings a send depends on.
+type Options struct {
+	BrokerName       string
+	BrokerPermission int
+	MaxMessageSize   int
+	// StoreHost is brokerIP1:listenPort: UNIQ_KEYs are made from its address.
+	StoreHost netip.AddrPort
+	// MaxDelayLevel is the number of messageDelayLevel entries.
+	MaxDelayLevel int
+}
+
+// Deps are what the service works with; Metrics may be nil.
+type Deps struct {
+	Store        Store
+	Topics       Topics
+	Groups       Groups
+	Transactions Transactions
+	Metrics      Metrics
+}
+
+// Service serves sends.
+type Service struct {
+	opts Options
+	Deps
+	uniq *message.UniqIDGenerator
+	// pick chooses a queue in [0, n) for a send that names none.
+	pick func(n int32) int32
+}
+
+// New returns a Service.
+func New(opts Options, deps Deps) *Service {
+	ip := opts.StoreHost.Addr()
+	if !ip.IsValid() {
+		ip = netip.AddrFrom4([4]byte{127, 0, 0, 1})
+	}
+	return &Service{opts: opts, Deps: deps, pick: rand.Int32N,
+		uniq: message.NewUniqIDGenerator(ip, os.Getpid(), int32(time.Now().UnixNano()), nil)}
+}
+
+// Request is one send: a message, or with SendBatch a batch body of messages for one queue.
+type Request struct {
+	ProducerGroup         string
+	Topic                 string
+	DefaultTopic          string
+	DefaultTopicQueueNums int32
+	// QueueID is the queue the producer picked; negative lets the broker pick.
+	QueueID        int32
+	SysFlag        int32
+	BornTimestamp  int64
+	BornHost       netip.AddrPort
+	Flag           int32
+	Properties     string
+	ReconsumeTimes int32
+	UnitMode       bool
+	// MaxReconsumeTimes is the producer's limit for a message sent to a retry topic; negative
+	// when it sent none.
+	MaxReconsumeTimes int32
+	Body              []byte
+}
+
+// Result is a stored send. Status is OK, or FlushDiskTimeout, FlushSlaveTimeout or
+// SlaveNotAvailable for a message stored but not yet flushed or replicated, with its remark.
+type Result struct {
+	Status  outcome.Kind
+	Remark  string
+	QueueID int32
+	// Put is the store's result: offsets and message ids.
+	Put store.PutResult
+}
+
+// target is where a checked send goes.
+type target struct {
+	topic   string
+	queueID int32
+	cfg     body.TopicConfig
+}
+
+// Send stores one message.
+func (s *Service) Send(req Request) (Result, error) {
+	r := &req
+	t, err := s.check(r)
+	if err != nil {
+		return Result{}, err
+	}
+	if len(r.Body) > s.opts.MaxMessageSize {
+		return Result{}, outcome.Errorf(outcome.MessageIllegal, "the message body size %d exceeds maxMessageSize %d",
+			len(r.Body), s.opts.MaxMessageSize)
+	}
+	t, dlq, err := s.retryOrDLQ(r, t)
+	if err != nil {
+		return Result{}, err
+	}
+	msg := s.message(r, t)
+	if err := s.prepareOrDefer(&msg, r, dlq); err != nil {
+		return Result{}, err
+	}
+	res := s.Store.PutMessage(&msg)
+	return s.result(&res, t, r.Properties, 1)
+}
+
+func (s *Service) message(r *Request, t target) store.Message {
+	return store.Message{
+		Topic:          t.topic,
+		QueueID:        t.queueID,
+		Flag:           r.Flag,
+		SysFlag:        r.SysFlag,
+		BornTimestamp:  r.BornTimestamp,
+		BornHost:       r.BornHost,
+		ReconsumeTimes: r.ReconsumeTimes,
+		Body:           r.Body,
+		Properties:     s.withUniqKey(r.Properties),
+	}
+}
+
+// prepareOrDefer stores the first half of a transaction invisible until END_TRANSACTION commits
+// it, or turns a message with a delay level into its delayed form (not when it goes to a DLQ).
+func (s *Service) prepareOrDefer(m *store.Message, r *Request, dlq bool) error {
+	if transaction.IsHalfSend(r.Properties, r.ReconsumeTimes) {
+		if err := s.Transactions.Prepare(m); err != nil {
+			return outcome.Errorf(outcome.NoPermission, "the broker[%s] sending transaction message is forbidden",
+				s.opts.StoreHost.Addr())
+		}
+		return nil
+	}
+	if level := policy.DelayLevel(schedule.DelayLevel(r.Properties), s.opts.MaxDelayLevel); level > 0 && !dlq {
+		schedule.Defer(m, level, s.opts.MaxDelayLevel)
+	}
+	return nil
+}
+
+// result turns a put into the send's outcome and counts n stored messages.
+func (s *Service) result(res *store.PutResult, t target, props string, n int) (Result, error) {
+	if err := policy.PutFailure(res); err != nil {
+		return Result{}, err
+	}
+	if s.Metrics != nil {
+		s.Metrics.MessagesIn(t.topic, MessageType(props, t.cfg), n, int(res.WroteBytes))
+	}
+	k, remark := policy.PutOutcome(res.Status, res.Remark)
+	return Result{Status: k, Remark: remark, QueueID: t.queueID, Put: *res}, nil
+}
+
+// withUniqKey returns props with a UNIQ_KEY added when it has none (ali-ons and batches of the Go
+// client send none); props that have one pass through untouched, without copying.
+func (s *Service) withUniqKey(props string) string {
+	if _, ok := message.LookupPropertyString(props, message.PropertyUniqClientMessageID); ok {
+		return props
+	}
+	buf := make([]byte, 0, len(props)+64)
+	buf = append(buf, props...)
+	if len(buf) > 0 && buf[len(buf)-1] != message.PropertySeparator {
+		buf = append(buf, message.PropertySeparator)
+	}
+	buf = append(buf, message.PropertyUniqClientMessageID...)
+	buf = append(buf, message.NameValueSeparator)
+	buf = s.uniq.Append(buf)
+	buf = append(buf, message.PropertySeparator)
+	return string(buf)
+}

@@ -1,0 +1,106 @@
+package broker
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/rocketgo/rocketgo/internal/broker/configview"
+	"github.com/rocketgo/rocketgo/internal/broker/endtx"
+	"github.com/rocketgo/rocketgo/internal/broker/groupadmin"
+	"github.com/rocketgo/rocketgo/internal/broker/membership"
+	"github.com/rocketgo/rocketgo/internal/broker/policy"
+	"github.com/rocketgo/rocketgo/internal/broker/processor"
+	"github.com/rocketgo/rocketgo/internal/broker/pull"
+	"github.com/rocketgo/rocketgo/internal/broker/query"
+	"github.com/rocketgo/rocketgo/internal/broker/queueoffset"
+	"github.com/rocketgo/rocketgo/internal/broker/rebalance"
+	"github.com/rocketgo/rocketgo/internal/broker/relay"
+	"github.com/rocketgo/rocketgo/internal/broker/send"
+	"github.com/rocketgo/rocketgo/internal/broker/sendback"
+	"github.com/rocketgo/rocketgo/internal/broker/stats"
+	"github.com/rocketgo/rocketgo/internal/broker/topicadmin"
+	"github.com/rocketgo/rocketgo/pkg/protocol"
+)
+
+// services builds the protocol-neutral services over the broker's components; the remoting
+// adapter (processor) serves them.
+func (b *Broker) services() processor.Services {
+	clients, boot := processor.Clients{}, time.Now()
+	b.members = membership.New(membership.Deps{Groups: b.groups, Topics: b.topics, Consumers: b.consumers,
+		Producers: b.producers, Notifier: clients}, b.lg.Named("membership"))
+	queries := query.New(query.Options{}, b.store)
+	b.relay = relay.New(relay.Options{BrokerName: b.opts.BrokerName}, relay.Deps{Consumers: b.consumers,
+		Messages: queries, Offsets: b.offsets, Store: b.store, Topics: b.topics, Clients: clients}, b.lg.Named("relay"))
+	return processor.Services{
+		Send:         b.sendService(),
+		SendBack:     b.sendBackService(),
+		Pull:         b.pullService(),
+		Offsets:      queueoffset.New(b.offsets, b.store),
+		Members:      b.members,
+		Query:        queries,
+		EndTx:        endtx.New(endtx.Options{BrokerName: b.opts.BrokerName, Slave: b.opts.IsSlave()}, b.tx),
+		Topics:       topicadmin.New(topicadmin.Options{ClusterName: b.opts.ClusterName}, b.topics, b.offsets, b.store),
+		Groups:       groupadmin.New(groupadmin.Options{Slave: b.opts.IsSlave()}, b.groups, b.offsets, b.lg.Named("groupadmin")),
+		Stats:        b.statsService(boot),
+		Config:       configview.New(configview.Options{Text: b.opts.ConfigText, Keys: b.configKeys(), BootTime: boot}, b.lg.Named("config")),
+		Relay:        b.relay,
+		Locks:        rebalance.NewLockManager(0, nil),
+		DelayOffsets: b.schedule,
+	}
+}
+
+func (b *Broker) sendService() *send.Service {
+	return send.New(send.Options{
+		BrokerName:       b.opts.BrokerName,
+		BrokerPermission: b.opts.BrokerPermission,
+		MaxMessageSize:   b.opts.Store.MaxMessageSize,
+		StoreHost:        b.opts.Store.StoreHost,
+		MaxDelayLevel:    len(b.opts.Store.DelayLevels),
+	}, send.Deps{Store: b.store, Topics: b.topics, Groups: b.groups, Transactions: b.tx, Metrics: b.metrics})
+}
+
+func (b *Broker) sendBackService() *sendback.Service {
+	return sendback.New(sendback.Options{
+		BrokerName:       b.opts.BrokerName,
+		BrokerPermission: b.opts.BrokerPermission,
+		MaxDelayLevel:    len(b.opts.Store.DelayLevels),
+	}, b.store, b.topics, b.groups)
+}
+
+func (b *Broker) pullService() *pull.Service {
+	return pull.New(pull.Options{
+		BrokerName:           b.opts.BrokerName,
+		BrokerPermission:     b.opts.BrokerPermission,
+		Replica:              policy.Replica{Slave: b.opts.IsSlave(), SlaveReadEnable: b.opts.SlaveReadEnable},
+		LongPollingEnable:    b.opts.LongPollingEnable,
+		ShortPollingTime:     b.opts.ShortPollingTime,
+		EnablePropertyFilter: b.opts.EnablePropertyFilter,
+	}, pull.Deps{Store: b.store, Groups: b.groups, Topics: b.topics, Consumers: b.consumers, Holds: b.holds,
+		Offsets: b.offsets, Metrics: b.metrics})
+}
+
+func (b *Broker) statsService(boot time.Time) *stats.Service {
+	return stats.New(stats.Options{BrokerName: b.opts.BrokerName, BootTime: boot,
+		Version: int(protocol.VersionV4_9_8), VersionDesc: "V4_9_8"},
+		stats.Deps{Store: b.store, Topics: b.topics, Offsets: b.offsets, Consumers: b.consumers})
+}
+
+// configKeys are the settings GET_BROKER_CONFIG shows for a broker built without
+// Options.ConfigText (embedded, tests).
+func (b *Broker) configKeys() map[string]string {
+	o := &b.opts
+	return map[string]string{
+		"brokerClusterName":     o.ClusterName,
+		"brokerName":            o.BrokerName,
+		"brokerId":              strconv.FormatInt(o.BrokerID, 10),
+		"brokerPermission":      strconv.Itoa(o.BrokerPermission),
+		"maxMessageSize":        strconv.Itoa(o.Store.MaxMessageSize),
+		"regionId":              o.RegionID,
+		"traceOn":               strconv.FormatBool(o.TraceOn),
+		"longPollingEnable":     strconv.FormatBool(o.LongPollingEnable),
+		"shortPollingTimeMills": strconv.FormatInt(o.ShortPollingTime.Milliseconds(), 10),
+		"slaveReadEnable":       strconv.FormatBool(o.SlaveReadEnable),
+		"enablePropertyFilter":  strconv.FormatBool(o.EnablePropertyFilter),
+		"defaultQueryMaxNum":    strconv.Itoa(query.DefaultMaxNum),
+	}
+}
