@@ -56,8 +56,7 @@
 //	resp := protocol.NewResponse(req, protocol.Success, "")
 //	protocol.PullMessageResponseHeader{NextBeginOffset: next, ...}.Encode(&resp.ExtFields)
 //
-// The field names are spelled once, in fieldnames.go. Fields reads ext
-// fields by name with a sticky error, for code not yet on typed headers.
+// The field names are spelled once, in fieldnames.go.
 //
 // The package uses the standard library only.
 package protocol
