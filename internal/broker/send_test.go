@@ -82,15 +82,16 @@ func TestSendSingle(t *testing.T) {
 	msgs = pullAll(t, c, "G_SEND", topic, 2, s.queueOffset)
 	require.Equal(t, "0A0B0C0D00002A9F0000000000000abc", msgs[0].UniqKey())
 
-	// Properties of exactly 32767 bytes are still legal.
+	// Stored properties of exactly 32767 bytes, the broker's own included, are still legal.
+	brokers := "MSG_REGION\x01DefaultRegion\x02TRACE_ON\x01false\x02CLUSTER\x01DefaultCluster\x02"
 	props := message.AppendProperty(nil, message.PropertyUniqClientMessageID, "0A0B0C0D00002A9F0000000000000abd")
-	props = message.AppendProperty(props, "p", strings.Repeat("v", 32767-len(props)-3))
-	require.Equal(t, 32767, len(props))
+	props = message.AppendProperty(props, "p", strings.Repeat("v", 32767-len(brokers)-len(props)-3))
+	require.Equal(t, 32767, len(props)+len(brokers))
 	req := brokertest.SendRequest(brokertest.Msg{Topic: topic, QueueID: 2, Body: []byte("big props")})
 	req.ExtFields.Set("properties", string(props))
 	s = mustSend(t, c, req)
 	msgs = pullAll(t, c, "G_SEND", topic, 2, s.queueOffset)
-	require.Equal(t, string(props), msgs[0].Properties)
+	require.Equal(t, string(props)+brokers, msgs[0].Properties)
 }
 
 // mustSendResult reads a SUCCESS send response.

@@ -56,6 +56,9 @@ func (b *Broker) sendService() *send.Service {
 		MaxMessageSize:   b.opts.Store.MaxMessageSize,
 		StoreHost:        b.opts.Store.StoreHost,
 		MaxDelayLevel:    len(b.opts.Store.DelayLevels),
+		ClusterName:      b.opts.ClusterName,
+		RegionID:         b.opts.RegionID,
+		TraceOn:          b.opts.TraceOn,
 	}, send.Deps{Store: b.store, Topics: b.topics, Groups: b.groups, Transactions: b.tx, Metrics: b.metrics})
 }
 

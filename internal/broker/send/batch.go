@@ -33,6 +33,8 @@ func (s *Service) SendBatch(req Request) (Result, error) {
 		BornHost:       r.BornHost,
 		ReconsumeTimes: r.ReconsumeTimes,
 		Body:           batchBody,
+		// Every entry gets the broker's properties, as Apache's batch properties are appended.
+		Properties: s.suffix,
 	}
 	res := s.Store.PutMessages(&b)
 	return s.result(&res, t, r.Properties, n)

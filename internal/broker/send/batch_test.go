@@ -29,6 +29,7 @@ func TestSendBatch(t *testing.T) {
 	b := e.store.batches[0]
 	require.Equal(t, "T", b.Topic)
 	require.Equal(t, int32(1), b.QueueID)
+	require.Equal(t, stamped, b.Properties, "every entry gets the broker's properties")
 	var keys []string
 	it := message.NewBatchIterator(b.Body)
 	for it.Next() {

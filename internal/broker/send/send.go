@@ -59,6 +59,11 @@ type Options struct {
 	StoreHost netip.AddrPort
 	// MaxDelayLevel is the number of messageDelayLevel entries.
 	MaxDelayLevel int
+	// ClusterName, RegionID and TraceOn are written on every stored message (CLUSTER, MSG_REGION,
+	// TRACE_ON).
+	ClusterName string
+	RegionID    string
+	TraceOn     bool
 }
 
 // Deps are what the service works with; Metrics may be nil.
@@ -75,6 +80,8 @@ type Service struct {
 	opts Options
 	Deps
 	uniq *message.UniqIDGenerator
+	// suffix is the broker's properties, appended to every stored message (stamp.go).
+	suffix string
 	// pick chooses a queue in [0, n) for a send that names none.
 	pick func(n int32) int32
 }
@@ -85,7 +92,7 @@ func New(opts Options, deps Deps) *Service {
 	if !ip.IsValid() {
 		ip = netip.AddrFrom4([4]byte{127, 0, 0, 1})
 	}
-	return &Service{opts: opts, Deps: deps, pick: rand.Int32N,
+	return &Service{opts: opts, Deps: deps, pick: rand.Int32N, suffix: stampSuffix(opts),
 		uniq: message.NewUniqIDGenerator(ip, os.Getpid(), int32(time.Now().UnixNano()), nil)}
 }
 
@@ -160,7 +167,7 @@ func (s *Service) message(r *Request, t target) store.Message {
 		BornHost:       r.BornHost,
 		ReconsumeTimes: r.ReconsumeTimes,
 		Body:           r.Body,
-		Properties:     s.withUniqKey(r.Properties),
+		Properties:     s.stamp(r.Properties),
 	}
 }
 
@@ -192,8 +199,8 @@ func (s *Service) result(res *store.PutResult, t target, props string, n int) (R
 	return Result{Status: k, Remark: remark, QueueID: t.queueID, Put: *res}, nil
 }
 
-// withUniqKey returns props with a UNIQ_KEY added when it has none (ali-ons and batches of the Go
-// client send none); props that have one pass through untouched, without copying.
+// withUniqKey returns a batch entry's props with a UNIQ_KEY added when it has none (batches of the
+// Go client send none); props that have one pass through untouched, without copying.
 func (s *Service) withUniqKey(props string) string {
 	if _, ok := message.LookupPropertyString(props, message.PropertyUniqClientMessageID); ok {
 		return props

@@ -26,7 +26,8 @@ func newEnv(edit ...func(*Options)) *env {
 	e := &env{store: &fakeStore{}, topics: newTopics("T", "%RETRY%G"), tx: &fakeTx{}, metrics: &fakeMetrics{},
 		groups: fakeGroups{"G": body.NewSubscriptionGroupConfig("G")}}
 	opts := Options{BrokerName: "broker-a", BrokerPermission: body.PermRead | body.PermWrite, MaxMessageSize: 1024,
-		StoreHost: netip.MustParseAddrPort("10.0.0.9:10911"), MaxDelayLevel: 18}
+		StoreHost: netip.MustParseAddrPort("10.0.0.9:10911"), MaxDelayLevel: 18,
+		ClusterName: "DefaultCluster", RegionID: "DefaultRegion", TraceOn: true}
 	for _, f := range edit {
 		f(&opts)
 	}
@@ -64,9 +65,40 @@ func TestSendStores(t *testing.T) {
 	require.Len(t, e.store.puts, 1)
 	m := e.store.puts[0]
 	require.Equal(t, store.Message{Topic: "T", QueueID: 1, Flag: 3, SysFlag: 4, BornTimestamp: 1234,
-		BornHost: r.BornHost, Body: []byte("hello"), Properties: r.Properties}, m,
-		"a message with a UNIQ_KEY is stored with its properties untouched")
+		BornHost: r.BornHost, Body: []byte("hello"), Properties: r.Properties + stamped}, m,
+		"a message with a UNIQ_KEY keeps its properties, the broker's own added")
 	require.Equal(t, []counted{{"T", metrics.Normal, 1, 50}}, e.metrics.in)
+}
+
+// stamped is what the broker appends to every message of newEnv's options.
+const stamped = "MSG_REGION\x01DefaultRegion\x02TRACE_ON\x01true\x02CLUSTER\x01DefaultCluster\x02"
+
+// TestSendStampsBrokerProperties: every stored message carries MSG_REGION, TRACE_ON and CLUSTER
+// as Apache's broker writes them (5.x consume traces and request-reply read them); what a producer
+// sent for them is replaced, not kept beside.
+func TestSendStampsBrokerProperties(t *testing.T) {
+	e := newEnv(func(o *Options) { o.RegionID, o.TraceOn, o.ClusterName = "Region-1", false, "C1" })
+	r := request("T", message.PropertyMsgRegion, "fake", message.PropertyUniqClientMessageID, "U1",
+		message.PropertyCluster, "other", message.PropertyKeys, "k")
+	_, err := e.svc.Send(*r)
+	require.NoError(t, err)
+	require.Equal(t, "UNIQ_KEY\x01U1\x02KEYS\x01k\x02MSG_REGION\x01Region-1\x02TRACE_ON\x01false\x02CLUSTER\x01C1\x02",
+		e.store.puts[0].Properties)
+
+	r = request("T")
+	r.Properties = "TAGS\x01a" // no trailing separator
+	_, err = e.svc.Send(*r)
+	require.NoError(t, err)
+	props := message.ParseProperties(e.store.puts[1].Properties)
+	require.Equal(t, "a", props[message.PropertyTags])
+	require.Equal(t, "C1", props[message.PropertyCluster])
+	require.Len(t, props, 5)
+
+	e = newEnv(func(o *Options) { o.ClusterName, o.RegionID = "", "" })
+	_, err = e.svc.Send(*request("T", message.PropertyUniqClientMessageID, "U2"))
+	require.NoError(t, err)
+	require.Equal(t, "UNIQ_KEY\x01U2\x02TRACE_ON\x01true\x02", e.store.puts[0].Properties,
+		"no empty CLUSTER or MSG_REGION")
 }
 
 func TestSendAddsUniqKey(t *testing.T) {
@@ -80,7 +112,7 @@ func TestSendAddsUniqKey(t *testing.T) {
 	_, err = e.svc.Send(*request("T"))
 	require.NoError(t, err)
 	props = message.ParseProperties(e.store.puts[1].Properties)
-	require.Len(t, props, 1)
+	require.Len(t, props, 4, "UNIQ_KEY and the broker's three")
 	require.NotEqual(t, message.ParseProperties(e.store.puts[0].Properties)[message.PropertyUniqClientMessageID],
 		props[message.PropertyUniqClientMessageID], "every message gets its own key")
 }
