@@ -59,3 +59,20 @@ func withBody(req *protocol.Command, data []byte) *protocol.Command {
 	resp.Body = data
 	return resp
 }
+
+// checkClientConfig serves CHECK_CLIENT_CONFIG: SUCCESS when the broker can filter by the
+// body's subscription (or there is none), else why not.
+func (p *Processor) checkClientConfig(_ context.Context, _ *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
+	var b body.CheckClientRequestBody
+	if len(req.Body) > 0 {
+		if err := body.Unmarshal(req.Body, &b); err != nil {
+			return nil, outcome.Errorf(outcome.SystemError, "bad CheckClientRequestBody: %v", err)
+		}
+	}
+	if b.SubscriptionData != nil {
+		if err := p.svc.Pull.CheckSubscription(*b.SubscriptionData); err != nil {
+			return nil, err
+		}
+	}
+	return success(req), nil
+}

@@ -46,6 +46,7 @@ func (p *Processor) handlers() map[protocol.RequestCode]handleFunc {
 		protocol.HeartBeat:              p.heartbeat,
 		protocol.UnregisterClient:       p.unregisterClient,
 		protocol.GetConsumerListByGroup: p.consumerList,
+		protocol.CheckClientConfig:      p.checkClientConfig,
 		protocol.LockBatchMQ:            p.lockBatch,
 		protocol.UnlockBatchMQ:          p.unlockBatch,
 		// offset.go

@@ -29,9 +29,11 @@ type SendBacker interface {
 	SendBack(r sendback.Request) error
 }
 
-// Puller serves pulls (pull.Service); wake answers a held pull.
+// Puller serves pulls (pull.Service); wake answers a held pull. CheckSubscription says whether the
+// broker can filter by a subscription.
 type Puller interface {
 	Pull(r pull.Request, wake func(pull.Result, error)) (res pull.Result, held bool, err error)
+	CheckSubscription(d body.SubscriptionData) error
 }
 
 // Offsets answers offset questions (queueoffset.Service).

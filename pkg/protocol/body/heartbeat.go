@@ -151,3 +151,12 @@ func (n *Int64) UnmarshalJSON(data []byte) error {
 	*n = Int64(int64(f))
 	return nil
 }
+
+// CheckClientRequestBody is the body of CHECK_CLIENT_CONFIG: a push consumer asks, before it
+// starts, whether the broker can filter by its subscription.
+type CheckClientRequestBody struct {
+	ClientID         string            `json:"clientId"`
+	Group            string            `json:"group"`
+	Namespace        string            `json:"namespace,omitempty"`
+	SubscriptionData *SubscriptionData `json:"subscriptionData"`
+}

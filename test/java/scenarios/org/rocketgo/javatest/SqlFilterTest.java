@@ -11,17 +11,15 @@ import org.apache.rocketmq.client.consumer.MessageSelector;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
  * A push consumer with an SQL92 subscription (the plain cluster has enablePropertyFilter=true).
  * Its start asks the broker to check the expression first (MQClientInstance.checkClientInBroker:
- * CHECK_CLIENT_CONFIG), which the broker does not serve yet, so start() fails.
+ * CHECK_CLIENT_CONFIG).
  */
 class SqlFilterTest {
     @Test
-    @Disabled("needs CHECK_CLIENT_CONFIG (46) — issue 8")
     void sql92SubscriptionReceivesExactlyTheSelectedMessages() throws Exception {
         String topic = Rmq.name("T", "Sql");
         Collector col = new Collector();

@@ -18,7 +18,6 @@ import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.DisabledIf;
 
 /**
  * Message trace (enableMsgTrace): traced clients write their records to RMQ_SYS_TRACE_TOPIC
@@ -54,13 +53,10 @@ class TraceTest {
 
     /**
      * A traced consumer's SubBefore and SubAfter records name its group and the message. The 5.x
-     * client drops a consume record whose message has no MSG_REGION property, which Apache's 5.x
-     * broker stamps on every message it stores (SendMessageProcessor.buildMsgContext, with
-     * TRACE_ON) and ours does not yet.
+     * client drops a consume record whose message has no MSG_REGION property, which the broker
+     * stamps on every message it stores (with TRACE_ON), as Apache's does.
      */
     @Test
-    @DisabledIf(value = "org.rocketgo.javatest.Compat#consumeTraceNeedsStoredRegion",
-        disabledReason = "needs MSG_REGION and TRACE_ON stored in each message's properties, as Apache's 5.x broker does — issue 8")
     void consumerTraceIsWrittenToTheTraceTopic() throws Exception {
         String topic = Rmq.name("T", "TraceSub");
         String group = Rmq.name("CG", "TraceSub");

@@ -18,14 +18,6 @@ public final class Compat {
         return false;
     }
 
-    /**
-     * Whether the client drops a consume trace record whose message has no MSG_REGION property
-     * (AsyncTraceDispatcher skips a null region): 4.9.8 keeps it with a null region.
-     */
-    public static boolean consumeTraceNeedsStoredRegion() {
-        return false;
-    }
-
     /** Makes c a broadcasting consumer (MessageModel moved to remoting.protocol in 5.x). */
     public static void broadcasting(DefaultMQPushConsumer c) {
         c.setMessageModel(MessageModel.BROADCASTING);

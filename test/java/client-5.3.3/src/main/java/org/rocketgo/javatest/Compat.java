@@ -20,14 +20,6 @@ public final class Compat {
         return true;
     }
 
-    /**
-     * Whether the client drops a consume trace record whose message has no MSG_REGION property
-     * (AsyncTraceDispatcher skips a null region): 5.x drops it.
-     */
-    public static boolean consumeTraceNeedsStoredRegion() {
-        return true;
-    }
-
     /** Makes c a broadcasting consumer (MessageModel moved to remoting.protocol in 5.x). */
     public static void broadcasting(DefaultMQPushConsumer c) {
         c.setMessageModel(MessageModel.BROADCASTING);

@@ -1,0 +1,36 @@
+package processor_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/rocketgo/rocketgo/internal/broker/outcome"
+	"github.com/rocketgo/rocketgo/pkg/protocol"
+	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+)
+
+// TestCheckClientConfigHandler: the body's subscription goes to the pull service, whose refusal
+// is the answer; a body without one (or none at all) is SUCCESS without asking.
+func TestCheckClientConfigHandler(t *testing.T) {
+	f := &fakes{}
+	c := serve(t, f)
+	data := []byte(`{"clientId":"127.0.0.1@1","group":"G","subscriptionData":{"classFilterMode":false,` +
+		`"codeSet":[],"expressionType":"SQL92","subString":"a > 1","subVersion":1700000000000,"tagsSet":[],"topic":"T"}}`)
+	requireAnswer(t, c.Call(protocol.NewRequest(protocol.CheckClientConfig, nil, data)), protocol.Success, "")
+	require.Equal(t, checkSubCall{body.SubscriptionData{Topic: "T", SubString: "a > 1", ExpressionType: "SQL92",
+		SubVersion: 1700000000000, CodeSet: body.CodeSet{}, TagsSet: []string{}}}, f.last())
+
+	f.set(func(a *answers) { a.err = outcome.Errorf(outcome.SubscriptionParseFailed, "bad expression") })
+	requireAnswer(t, c.Call(protocol.NewRequest(protocol.CheckClientConfig, nil, data)),
+		protocol.SubscriptionParseFailed, "bad expression")
+
+	n := f.count()
+	requireAnswer(t, c.Call(protocol.NewRequest(protocol.CheckClientConfig, nil, []byte(`{"clientId":"x","group":"G"}`))),
+		protocol.Success, "")
+	requireAnswer(t, c.Call(protocol.NewRequest(protocol.CheckClientConfig, nil, nil)), protocol.Success, "")
+	require.Equal(t, n, f.count(), "no subscription, nothing to check")
+	resp := c.Call(protocol.NewRequest(protocol.CheckClientConfig, nil, []byte("{")))
+	require.Equal(t, protocol.SystemError, resp.ResponseCode())
+	require.Contains(t, resp.Remark, "bad CheckClientRequestBody")
+}
