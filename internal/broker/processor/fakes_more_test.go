@@ -8,4 +8,6 @@ import (
 
 type checkSubCall struct{ D body.SubscriptionData }
 
-func (f *fakes) CheckSubscription(d body.SubscriptionData) error { return f.called(checkSubCall{d}).err }
+func (f *fakes) CheckSubscription(d body.SubscriptionData) error {
+	return f.called(checkSubCall{d}).err
+}
