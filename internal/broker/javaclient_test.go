@@ -3,6 +3,8 @@ package broker_test
 import (
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/rocketgo/rocketgo/internal/broker"
 	"github.com/rocketgo/rocketgo/internal/broker/brokertest"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
@@ -30,4 +32,37 @@ func TestCheckClientConfig(t *testing.T) {
 		"parse the consumer's subscription failed")
 	requireCode(t, sql.Call(checkClientRequest("CLASS", "x")), protocol.SystemError, "by CLASS")
 	requireCode(t, sql.Call(protocol.NewRequest(protocol.CheckClientConfig, nil, nil)), protocol.Success)
+}
+
+// litePullRequest is a 5.x DefaultLitePullConsumer's pull: PULL_MESSAGE's header under code 361.
+func litePullRequest(group, topic string, queueID int32, offset int64) *protocol.Command {
+	req := brokertest.PullRequest(brokertest.Pull{Group: group, Topic: topic, QueueID: queueID, Offset: offset,
+		SysFlag: brokertest.PullSubscription, Sub: "*"})
+	req.Code = int32(protocol.LitePullMessage)
+	return req
+}
+
+// TestLitePullMessage: LITE_PULL_MESSAGE reads a queue as PULL_MESSAGE does, and is refused with
+// litePullMessageEnable off.
+func TestLitePullMessage(t *testing.T) {
+	b := brokertest.Start(t)
+	c := b.Dial(t)
+	const topic = "T_LITE"
+	createTopic(t, c, topic, 2)
+	for i := range 3 {
+		mustSend(t, c, brokertest.SendRequest(brokertest.Msg{Topic: topic, QueueID: 1, Body: []byte{'a' + byte(i)}}))
+	}
+	resp := c.Call(litePullRequest("G_LITE", topic, 1, 1))
+	requireCode(t, resp, protocol.Success)
+	require.Equal(t, []string{"b", "c"}, bodies(brokertest.Records(t, resp)))
+	require.Equal(t, int64(3), brokertest.ExtInt(t, resp, "nextBeginOffset"))
+	require.Equal(t, int64(3), brokertest.ExtInt(t, resp, "maxOffset"))
+	requireCode(t, c.Call(litePullRequest("G_LITE", topic, 1, 3)), protocol.PullNotFound)
+
+	off := brokertest.Start(t, func(o *broker.Options) { o.LitePullMessageEnable = false }).Dial(t)
+	createTopic(t, off, topic, 2)
+	requireCode(t, off.Call(litePullRequest("G_LITE", topic, 1, 0)), protocol.NoPermission,
+		"for lite pull consumer is forbidden")
+	requireCode(t, off.Call(brokertest.PullRequest(brokertest.Pull{Group: "G_LITE", Topic: topic, QueueID: 1,
+		SysFlag: brokertest.PullSubscription, Sub: "*"})), protocol.PullNotFound) // PULL_MESSAGE is still served
 }

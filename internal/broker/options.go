@@ -49,6 +49,7 @@ type Options struct {
 	ShortPollingTime            time.Duration // 1 s
 	SlaveReadEnable             bool
 	EnablePropertyFilter        bool // SQL92 subscriptions
+	LitePullMessageEnable       bool // serve LITE_PULL_MESSAGE (5.x lite pull consumers)
 	RegionID                    string
 	TraceOn                     bool
 

@@ -72,12 +72,13 @@ func (b *Broker) sendBackService() *sendback.Service {
 
 func (b *Broker) pullService() *pull.Service {
 	return pull.New(pull.Options{
-		BrokerName:           b.opts.BrokerName,
-		BrokerPermission:     b.opts.BrokerPermission,
-		Replica:              policy.Replica{Slave: b.opts.IsSlave(), SlaveReadEnable: b.opts.SlaveReadEnable},
-		LongPollingEnable:    b.opts.LongPollingEnable,
-		ShortPollingTime:     b.opts.ShortPollingTime,
-		EnablePropertyFilter: b.opts.EnablePropertyFilter,
+		BrokerName:            b.opts.BrokerName,
+		BrokerPermission:      b.opts.BrokerPermission,
+		Replica:               policy.Replica{Slave: b.opts.IsSlave(), SlaveReadEnable: b.opts.SlaveReadEnable},
+		LongPollingEnable:     b.opts.LongPollingEnable,
+		ShortPollingTime:      b.opts.ShortPollingTime,
+		EnablePropertyFilter:  b.opts.EnablePropertyFilter,
+		LitePullMessageEnable: b.opts.LitePullMessageEnable,
 	}, pull.Deps{Store: b.store, Groups: b.groups, Topics: b.topics, Consumers: b.consumers, Holds: b.holds,
 		Offsets: b.offsets, Metrics: b.metrics})
 }

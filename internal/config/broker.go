@@ -87,6 +87,7 @@ type Broker struct {
 	MaxTransferBytesOnMessageInDisk   int
 	MaxTransferCountOnMessageInDisk   int
 	NotifyConsumerIdsChangedEnable    bool
+	LitePullMessageEnable             bool
 
 	// Topics, groups, delay, transactions.
 	AutoCreateTopicEnable       bool

@@ -80,6 +80,10 @@ func pullKeys() []brokerKey {
 		brokerKey{name: "notifyConsumerIdsChangedEnable", def: "true",
 			doc:   "Tell consumers when their group's membership changes (they always are).",
 			field: func(c *Broker) any { return &c.NotifyConsumerIdsChangedEnable }},
+		brokerKey{name: "litePullMessageEnable", def: "true",
+			doc:   "Serve the 5.x lite pull consumer's LITE_PULL_MESSAGE.",
+			field: func(c *Broker) any { return &c.LitePullMessageEnable },
+			to:    func(c *Broker, o *BrokerOptions) { o.Broker.LitePullMessageEnable = c.LitePullMessageEnable }},
 	)
 }
 

@@ -71,7 +71,7 @@ func ignoredBrokerKeys() []string {
 		"globalColdReadThreshold", "haFlowControlEnable", "haMaxGapNotInSync",
 		"haMaxTimeSlaveNotCatchup", "heartbeatThreadPoolNums", "heartbeatThreadPoolQueueCapacity",
 		"highSpeedMode", "inSyncReplicas", "initPopOffsetByCheckMsgInMem", "isolateLogEnable",
-		"litePullMessageEnable", "litePullMessageThreadPoolNums",
+		"litePullMessageThreadPoolNums",
 		"litePullThreadPoolQueueCapacity", "loadBalancePollNameServerInterval",
 		"loadBalanceProcessorThreadPoolNums", "loadBalanceThreadPoolQueueCapacity",
 		"lockInStrictMode", "logicQueueForceSwapMapInterval", "logicQueueSwapMapInterval",

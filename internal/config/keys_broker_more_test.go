@@ -52,6 +52,9 @@ func haPullCases() map[string]brokerCase {
 			require.Equal(t, 2, o.Broker.Store.MaxTransferCountOnMessageInDisk)
 		}},
 		"notifyConsumerIdsChangedEnable": {line: "notifyConsumerIdsChangedEnable=false"},
+		"litePullMessageEnable": {line: "litePullMessageEnable=false", want: func(t *testing.T, o BrokerOptions) {
+			require.False(t, o.Broker.LitePullMessageEnable)
+		}},
 	}
 }
 

@@ -104,6 +104,7 @@ const (
 	AddWritePermOfBroker             RequestCode = 327
 	GetAllProducerInfo               RequestCode = 328
 	DeleteExpiredCommitLog           RequestCode = 329
+	LitePullMessage                  RequestCode = 361
 )
 
 var requestCodeNames = map[RequestCode]string{
@@ -202,6 +203,7 @@ var requestCodeNames = map[RequestCode]string{
 	PushReplyMessageToClient:         "PUSH_REPLY_MESSAGE_TO_CLIENT",
 	AddWritePermOfBroker:             "ADD_WRITE_PERM_OF_BROKER",
 	GetAllProducerInfo:               "GET_ALL_PRODUCER_INFO",
+	LitePullMessage:                  "LITE_PULL_MESSAGE",
 	DeleteExpiredCommitLog:           "DELETE_EXPIRED_COMMITLOG",
 }
 

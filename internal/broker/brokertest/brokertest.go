@@ -51,6 +51,7 @@ func Options(dir string) broker.Options {
 		BrokerTopicEnable:           true,
 		AutoCreateSubscriptionGroup: true,
 		LongPollingEnable:           true,
+		LitePullMessageEnable:       true,
 		ShortPollingTime:            time.Second,
 	}
 }

@@ -5,7 +5,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rocketgo/rocketgo/internal/broker/brokertest"
 	"github.com/rocketgo/rocketgo/internal/broker/outcome"
+	"github.com/rocketgo/rocketgo/internal/broker/pull"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 )
@@ -33,4 +35,24 @@ func TestCheckClientConfigHandler(t *testing.T) {
 	resp := c.Call(protocol.NewRequest(protocol.CheckClientConfig, nil, []byte("{")))
 	require.Equal(t, protocol.SystemError, resp.ResponseCode())
 	require.Contains(t, resp.Remark, "bad CheckClientRequestBody")
+}
+
+// TestLitePullHandler: LITE_PULL_MESSAGE is PULL_MESSAGE's header and answer, marked lite.
+func TestLitePullHandler(t *testing.T) {
+	f := &fakes{a: answers{pullResult: pull.Result{Status: outcome.OK, Remark: "FOUND", NextBeginOffset: 4,
+		MaxOffset: 9, Records: [][]byte{[]byte("r1")}}}}
+	c := serve(t, f)
+	req := brokertest.PullRequest(brokertest.Pull{Group: "G", Topic: "T", QueueID: 2, Offset: 3, Sub: "*"})
+	req.Code = int32(protocol.LitePullMessage)
+	resp := c.Call(req)
+	requireAnswer(t, resp, protocol.Success, "FOUND")
+	require.Equal(t, "4", resp.ExtFields.Get("nextBeginOffset"))
+	require.Equal(t, []byte("r1"), resp.Body)
+	got := f.last().(pull.Request)
+	require.True(t, got.Lite)
+	require.Equal(t, "T", got.Topic)
+	require.Equal(t, int64(3), got.QueueOffset)
+
+	c.Call(brokertest.PullRequest(brokertest.Pull{Group: "G", Topic: "T"}))
+	require.False(t, f.last().(pull.Request).Lite, "PULL_MESSAGE is not lite")
 }

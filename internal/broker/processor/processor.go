@@ -41,6 +41,7 @@ func (p *Processor) handlers() map[protocol.RequestCode]handleFunc {
 		protocol.SendBatchMessage:    p.sendMessage,
 		protocol.ConsumerSendMsgBack: p.consumerSendMsgBack,
 		protocol.PullMessage:         p.pullMessage,
+		protocol.LitePullMessage:     p.pullMessage,
 		protocol.EndTransaction:      p.endTransaction,
 		// client.go, lock.go
 		protocol.HeartBeat:              p.heartbeat,

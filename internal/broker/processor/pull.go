@@ -17,13 +17,16 @@ const (
 	pullSubscription = 1 << 2
 )
 
-// pullMessage serves PULL_MESSAGE. A held pull is answered later, on the connection it came on.
+// pullMessage serves PULL_MESSAGE and the 5.x lite pull consumer's LITE_PULL_MESSAGE (the same
+// header and answer). A held pull is answered later, on the connection it came on.
 func (p *Processor) pullMessage(_ context.Context, c *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
 	var h protocol.PullMessageRequestHeader
 	if err := h.Decode(req.ExtFields); err != nil {
 		return nil, err
 	}
-	res, held, err := p.svc.Pull.Pull(pullRequest(&h), func(res pull.Result, err error) {
+	r := pullRequest(&h)
+	r.Lite = req.RequestCode() == protocol.LitePullMessage
+	res, held, err := p.svc.Pull.Pull(r, func(res pull.Result, err error) {
 		_ = c.WriteResponse(pullAnswer(req, &res, err))
 	})
 	if err != nil || held {

@@ -25,6 +25,9 @@ func (s *Service) checkGroupAndTopic(r *Request) (body.SubscriptionGroupConfig, 
 	if s.opts.BrokerPermission&body.PermRead == 0 {
 		return body.SubscriptionGroupConfig{}, outcome.Errorf(outcome.NoPermission, "the broker[%s] pulling message is forbidden", s.opts.BrokerName)
 	}
+	if r.Lite && !s.opts.LitePullMessageEnable {
+		return body.SubscriptionGroupConfig{}, outcome.Errorf(outcome.NoPermission, "the broker[%s] for lite pull consumer is forbidden", s.opts.BrokerName)
+	}
 	gc, ok := s.Groups.FindOrCreate(r.Group)
 	if !ok {
 		return gc, outcome.Errorf(outcome.GroupNotExist, "subscription group [%s] does not exist", r.Group)

@@ -65,6 +65,8 @@ type Options struct {
 	ShortPollingTime  time.Duration
 	// EnablePropertyFilter allows SQL92 subscriptions.
 	EnablePropertyFilter bool
+	// LitePullMessageEnable serves the 5.x lite pull consumer's pulls (Request.Lite).
+	LitePullMessageEnable bool
 }
 
 // Deps are what the service works with; Metrics may be nil.
@@ -112,6 +114,9 @@ type Request struct {
 	Subscription    string
 	ExpressionType  string
 	SubVersion      int64
+	// Lite marks a 5.x lite pull consumer's pull (LITE_PULL_MESSAGE): served as any other unless
+	// the broker turned them off.
+	Lite bool
 }
 
 // Result is a pull's answer. Status is OK with Records, or PullNotFound, PullRetryImmediately,

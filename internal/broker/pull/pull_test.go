@@ -148,6 +148,12 @@ func TestPullFound(t *testing.T) {
 	require.Equal(t, []int{2, 4}, e.metrics.out)
 	require.Equal(t, []int64{2}, e.offsets.commits, "the commit offset rides on the pull")
 	require.Equal(t, read{"G", "T", 1, 3, 32, e.store.reads[0].filter}, e.store.reads[0])
+
+	e = newEnv(func(o *Options) { o.LitePullMessageEnable = true })
+	r.Lite = true
+	res, _, err = e.svc.Pull(r, noWake)
+	require.NoError(t, err)
+	require.Equal(t, "FOUND", res.Remark, "a lite pull is served as any other")
 }
 
 func TestPullChecks(t *testing.T) {
@@ -159,6 +165,8 @@ func TestPullChecks(t *testing.T) {
 	}{
 		{"broker not readable", func(e *env, _ *Request) { e.svc.opts.BrokerPermission = body.PermWrite },
 			outcome.NoPermission, "the broker[broker-a] pulling message is forbidden"},
+		{"a lite pull with litePullMessageEnable off", func(_ *env, r *Request) { r.Lite = true },
+			outcome.NoPermission, "the broker[broker-a] for lite pull consumer is forbidden"},
 		{"unknown group", func(_ *env, r *Request) { r.Group = "Nobody" },
 			outcome.GroupNotExist, "subscription group [Nobody] does not exist"},
 		{"group may not consume", func(e *env, _ *Request) {

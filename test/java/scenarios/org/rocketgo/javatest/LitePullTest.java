@@ -14,15 +14,11 @@ import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.DisabledIf;
 
 /**
  * DefaultLitePullConsumer in subscribe and assign mode. 4.9.8 pulls with PULL_MESSAGE; 5.x sets
- * the lite-pull flag and sends LITE_PULL_MESSAGE (361), which the broker does not serve yet (the
- * 5.x run is disabled until it does; issue 8).
+ * the lite-pull flag and sends LITE_PULL_MESSAGE (361).
  */
-@DisabledIf(value = "org.rocketgo.javatest.Compat#litePullUsesLitePullMessage",
-    disabledReason = "needs LITE_PULL_MESSAGE (361) — issue 8")
 class LitePullTest {
     /** subscribe + poll: every message once with its content; offsets committed on shutdown. */
     @Test

@@ -13,11 +13,6 @@ public final class Compat {
     private Compat() {
     }
 
-    /** Whether DefaultLitePullConsumer pulls with LITE_PULL_MESSAGE (361); 4.9.8 uses PULL_MESSAGE (11). */
-    public static boolean litePullUsesLitePullMessage() {
-        return false;
-    }
-
     /** Makes c a broadcasting consumer (MessageModel moved to remoting.protocol in 5.x). */
     public static void broadcasting(DefaultMQPushConsumer c) {
         c.setMessageModel(MessageModel.BROADCASTING);

@@ -15,11 +15,6 @@ public final class Compat {
     private Compat() {
     }
 
-    /** Whether DefaultLitePullConsumer pulls with LITE_PULL_MESSAGE (361); 5.x does. */
-    public static boolean litePullUsesLitePullMessage() {
-        return true;
-    }
-
     /** Makes c a broadcasting consumer (MessageModel moved to remoting.protocol in 5.x). */
     public static void broadcasting(DefaultMQPushConsumer c) {
         c.setMessageModel(MessageModel.BROADCASTING);
