@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -48,6 +49,7 @@ type Broker struct {
 	relay     *relay.Service
 	proc      *processor.Processor
 	server    *remoting.Server
+	vip       *remoting.Server // nil without Options.FastListenAddr
 	acl       *acl.Service // nil unless Options.ACL
 	nsClient  *remoting.Client
 	registrar *nsreg.Registrar
@@ -209,15 +211,53 @@ func (b *Broker) buildServer() {
 			b.metrics.ObserveRPC(int32(code), int32(respCode), d, code == protocol.PullMessage && d >= time.Second)
 		}
 	}
-	b.server = remoting.NewServer(remoting.ServerOptions{
+	so := remoting.ServerOptions{
 		Addr:                  b.opts.ListenAddr,
 		MaxConcurrentRequests: b.opts.MaxConcurrentRequests,
 		OnDisconnect:          b.proc.ConnClosed,
 		Observe:               observe,
 		Intercept:             b.aclCheck(),
 		TLS:                   b.opts.TLS,
-	}, b.lg.Named("remoting"))
+		ConnIDs:               new(atomic.Uint64), // one numbering for both ports: memberships key on it
+	}
+	b.server = remoting.NewServer(so, b.lg.Named("remoting"))
 	b.proc.Register(b.server)
+	if b.opts.FastListenAddr != "" {
+		so.Addr = b.opts.FastListenAddr
+		b.vip = remoting.NewServer(so, b.lg.Named("remoting-vip"))
+		b.proc.Register(b.vip)
+	}
+}
+
+// startServers listens on the client port and, if configured, the VIP port.
+func (b *Broker) startServers() error {
+	if err := b.server.Start(); err != nil {
+		return fmt.Errorf("broker: listen on %s: %w", b.opts.ListenAddr, err)
+	}
+	if b.vip == nil {
+		return nil
+	}
+	if err := b.vip.Start(); err != nil {
+		return fmt.Errorf("broker: listen on %s (VIP channel, fastListenPort): %w", b.opts.FastListenAddr, err)
+	}
+	return nil
+}
+
+// closeServers stops accepting requests on both ports.
+func (b *Broker) closeServers() error {
+	err := b.server.Close()
+	if b.vip != nil {
+		err = errors.Join(err, b.vip.Close())
+	}
+	return err
+}
+
+// VIPAddr is the address of the VIP channel, nil without one.
+func (b *Broker) VIPAddr() net.Addr {
+	if b.vip == nil {
+		return nil
+	}
+	return b.vip.Addr()
 }
 
 // Start serves clients and registers with the nameservers.
@@ -229,8 +269,8 @@ func (b *Broker) Start() error {
 		b.schedule.Start()
 		b.tx.Start()
 	}
-	if err := b.server.Start(); err != nil {
-		return fmt.Errorf("broker: listen on %s: %w", b.opts.ListenAddr, err)
+	if err := b.startServers(); err != nil {
+		return err
 	}
 	if b.acl != nil {
 		b.acl.Start()
@@ -303,7 +343,7 @@ func (b *Broker) Close() error {
 			b.registrar.Close()
 		}
 		b.holds.Close()
-		err := b.server.Close()
+		err := b.closeServers()
 		b.relay.Close()
 		if b.acl != nil {
 			b.acl.Close()

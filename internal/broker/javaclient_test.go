@@ -66,3 +66,29 @@ func TestLitePullMessage(t *testing.T) {
 	requireCode(t, off.Call(brokertest.PullRequest(brokertest.Pull{Group: "G_LITE", Topic: topic, QueueID: 1,
 		SysFlag: brokertest.PullSubscription, Sub: "*"})), protocol.PullNotFound) // PULL_MESSAGE is still served
 }
+
+// TestVIPChannel: with a fast listen address the broker serves the same requests on a second port
+// (Java clients with vipChannelEnabled send to listenPort − 2). Connections of both ports are
+// members side by side and leave when they close.
+func TestVIPChannel(t *testing.T) {
+	require.Nil(t, brokertest.Start(t).VIPAddr(), "no VIP channel unless configured")
+
+	b := brokertest.Start(t, func(o *broker.Options) { o.FastListenAddr = "127.0.0.1:0" })
+	require.NotEqual(t, b.Addr().String(), b.VIPAddr().String())
+	main, vip := b.Dial(t), brokertest.Dial(t, b.VIPAddr().String())
+	const topic = "T_VIP"
+	createTopic(t, vip, topic, 2)
+	s := mustSend(t, vip, brokertest.SendRequest(brokertest.Msg{Topic: topic, QueueID: 1, Body: []byte("vip")}))
+	require.Equal(t, []string{"vip"}, bodies(pullAll(t, main, "G_VIP", topic, 1, s.queueOffset)),
+		"what the VIP port stores the client port reads")
+
+	requireCode(t, main.Call(brokertest.HeartbeatRequest(t, "client-main", "G_VIP", map[string]string{topic: "*"})), protocol.Success)
+	requireCode(t, vip.Call(brokertest.HeartbeatRequest(t, "client-vip", "G_VIP", map[string]string{topic: "*"})), protocol.Success)
+	require.ElementsMatch(t, []string{"client-main", "client-vip"}, consumerList(t, main, "G_VIP"),
+		"a connection of each port is its own member")
+	vip.Close()
+	require.Eventually(t, func() bool {
+		ids := consumerList(t, main, "G_VIP")
+		return len(ids) == 1 && ids[0] == "client-main"
+	}, waitFor, tick, "the VIP connection's membership ends with it")
+}

@@ -19,6 +19,9 @@ type Options struct {
 
 	// ListenAddr is where the remoting server listens ("host:port").
 	ListenAddr string
+	// FastListenAddr, if set, is where the same requests are served a second time: the VIP channel
+	// that Java clients with vipChannelEnabled use, at listenPort − 2 (Apache's fastRemotingServer).
+	FastListenAddr string
 	// BrokerAddr (brokerIP1:listenPort) and HAServerAddr (brokerIP2:haListenPort) are advertised
 	// to the nameservers.
 	BrokerAddr   string

@@ -21,6 +21,7 @@ type Broker struct {
 	BindAddress                     string
 	ListenPort                      int
 	HAListenPort                    int
+	FastListenPort                  int
 	ServerChannelMaxIdleTimeSeconds int
 	BrokerPermission                int
 	RegionID                        string

@@ -63,15 +63,19 @@ func identityKeys() []brokerKey {
 		brokerKey{name: "bindAddress", def: "0.0.0.0",
 			doc:   "Address the client and HA listeners bind to (RocketMQ 5 key).",
 			field: func(c *Broker) any { return &c.BindAddress },
-			to:    both(toListenAddr, toHAAddrs)},
+			to:    both(both(toListenAddr, toFastAddr), toHAAddrs)},
 		brokerKey{name: "listenPort", def: "10911", check: port,
 			doc:   "Client port. 0 picks a free port (tests).",
 			field: func(c *Broker) any { return &c.ListenPort },
-			to:    both(toListenAddr, both(toBrokerAddr, toHAAddrs))},
+			to:    both(both(toListenAddr, toFastAddr), both(toBrokerAddr, toHAAddrs))},
 		brokerKey{name: "haListenPort", check: port, defDoc: "listenPort+1",
 			doc:   "HA replication port.",
 			field: func(c *Broker) any { return &c.HAListenPort },
 			to:    toHAAddrs},
+		brokerKey{name: "fastListenPort", check: port, defDoc: "listenPort−2",
+			doc:   "VIP channel port, serving what the client port serves (Java clients with `vipChannelEnabled` use listenPort−2).",
+			field: func(c *Broker) any { return &c.FastListenPort },
+			to:    toFastAddr},
 		brokerKey{name: "serverChannelMaxIdleTimeSeconds", def: "120",
 			doc:   "Close client connections idle this long (seconds).",
 			field: func(c *Broker) any { return &c.ServerChannelMaxIdleTimeSeconds }},
@@ -98,6 +102,11 @@ func both(f, g func(*Broker, *BrokerOptions)) func(*Broker, *BrokerOptions) {
 // toListenAddr: bindAddress:listenPort is where the client listener binds.
 func toListenAddr(c *Broker, o *BrokerOptions) {
 	o.Broker.ListenAddr = net.JoinHostPort(c.BindAddress, strconv.Itoa(c.ListenPort))
+}
+
+// toFastAddr: bindAddress:fastListenPort is where the VIP channel binds.
+func toFastAddr(c *Broker, o *BrokerOptions) {
+	o.Broker.FastListenAddr = net.JoinHostPort(c.BindAddress, strconv.Itoa(c.FastPort()))
 }
 
 // toBrokerAddr: brokerIP1:listenPort is registered for clients (and is the messages' store host).

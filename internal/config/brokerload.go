@@ -109,6 +109,15 @@ func (b *Broker) HAPort() int {
 	return b.ListenPort + 1
 }
 
+// FastPort is fastListenPort, or listenPort−2 when it is 0, as Apache's broker puts its VIP channel
+// (fastRemotingServer); below 1 it is 0, any free port, as Apache clamps it.
+func (b *Broker) FastPort() int {
+	if b.FastListenPort != 0 {
+		return b.FastListenPort
+	}
+	return max(b.ListenPort-2, 0)
+}
+
 // Validate checks every value and the relations between them, and returns all problems joined.
 // It accepts configs built in code as well as loaded ones (empty storePathCommitLog and zero
 // haListenPort mean "derive").
@@ -146,6 +155,9 @@ func (b *Broker) Validate() error {
 	}
 	if p := b.HAPort(); p != 0 && p == b.ListenPort {
 		bad("haListenPort", strconv.Itoa(p), "must differ from listenPort")
+	}
+	if p := b.FastPort(); p != 0 && (p == b.ListenPort || p == b.HAPort()) {
+		bad("fastListenPort", strconv.Itoa(p), "must differ from listenPort and haListenPort")
 	}
 	if b.BrokerPermission > 15 {
 		bad("brokerPermission", strconv.Itoa(b.BrokerPermission), "want a permission mask 0-15 (read 4, write 2, inherit 1)")

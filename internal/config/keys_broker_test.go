@@ -64,12 +64,17 @@ func identityCases() map[string]brokerCase {
 		"bindAddress": {line: "bindAddress=127.0.0.2", want: func(t *testing.T, o BrokerOptions) {
 			require.Equal(t, "127.0.0.2:10911", o.Broker.ListenAddr)
 			require.Equal(t, "127.0.0.2:10912", o.Broker.HA.ListenAddr)
+			require.Equal(t, "127.0.0.2:10909", o.Broker.FastListenAddr)
 		}},
 		"listenPort": {line: "listenPort=10921", want: func(t *testing.T, o BrokerOptions) {
 			require.Equal(t, "0.0.0.0:10921", o.Broker.ListenAddr)
 			require.True(t, strings.HasSuffix(o.Broker.BrokerAddr, ":10921"), o.Broker.BrokerAddr)
 			require.Equal(t, "0.0.0.0:10922", o.Broker.HA.ListenAddr, "haListenPort follows listenPort+1")
+			require.Equal(t, "0.0.0.0:10919", o.Broker.FastListenAddr, "the VIP channel follows listenPort−2")
 		}},
+		"fastListenPort": {line: "fastListenPort=30001", want: func(t *testing.T, o BrokerOptions) {
+			require.Equal(t, "0.0.0.0:30001", o.Broker.FastListenAddr)
+		}, bad: [][2]string{{"fastListenPort=10911", "differ"}, {"fastListenPort=10912", "differ"}}},
 		"haListenPort": {line: "haListenPort=30000", want: func(t *testing.T, o BrokerOptions) {
 			require.Equal(t, "0.0.0.0:30000", o.Broker.HA.ListenAddr)
 			require.True(t, strings.HasSuffix(o.Broker.HAServerAddr, ":30000"), o.Broker.HAServerAddr)

@@ -364,6 +364,9 @@ func TestNormalization(t *testing.T) {
 	c.ListenPort = 0
 	require.NoError(t, c.Validate())
 	require.Equal(t, 0, c.HAPort(), "listenPort 0 leaves the HA port free too")
+	require.Equal(t, 0, c.FastPort(), "and the VIP port")
+	c.ListenPort = 1
+	require.Equal(t, 0, c.FastPort(), "listenPort−2 below 1 is any free port, as Apache clamps it")
 }
 
 func TestEffectiveConfiguration(t *testing.T) {

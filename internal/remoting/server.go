@@ -46,6 +46,10 @@ type ServerOptions struct {
 	// TLS selects plain TCP (the zero value), TLS beside plain TCP, or TLS
 	// only; see TLSMode. Start fails if a TLS mode has no certificate.
 	TLS TLSOptions
+	// ConnIDs numbers the connections (Conn.ID). Servers that serve the same
+	// handlers on two ports (the broker's VIP channel) share one, so that a
+	// connection id names one connection across them. Default: the server's own.
+	ConnIDs *atomic.Uint64
 }
 
 const (
@@ -57,6 +61,9 @@ const (
 func (o *ServerOptions) setDefaults() {
 	if o.Addr == "" {
 		o.Addr = ":0"
+	}
+	if o.ConnIDs == nil {
+		o.ConnIDs = new(atomic.Uint64)
 	}
 	if o.MaxFrameSize <= 0 {
 		o.MaxFrameSize = protocol.MaxFrameSize
@@ -83,7 +90,6 @@ type Server struct {
 	disp dispatcher
 	bufs *buffers
 	wg   sync.WaitGroup
-	ids  atomic.Uint64
 
 	mu struct {
 		sync.Mutex
@@ -262,7 +268,7 @@ func (s *Server) doneDetecting(nc net.Conn) {
 }
 
 func (s *Server) serveConn(nc net.Conn) {
-	c := newConn(s.ids.Add(1), nc, &s.cfg)
+	c := newConn(s.opts.ConnIDs.Add(1), nc, &s.cfg)
 	s.mu.Lock()
 	if s.mu.closed {
 		s.mu.Unlock()

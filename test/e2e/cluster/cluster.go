@@ -239,7 +239,7 @@ func (c *Cluster) startBroker(bin, name string, overrides map[string]string) *Br
 	var lastErr error
 	for attempt := 1; attempt <= 3; attempt++ {
 		b := &Broker{c: c, Name: name, StoreDir: store, Conf: filepath.Join(dir, "broker.conf"),
-			Port: mustFreePort(t), HAPort: mustFreePort(t)}
+			Port: mustBrokerPort(t), HAPort: mustFreePort(t)}
 		b.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(b.Port))
 		props := DefaultBrokerProps()
 		props["brokerClusterName"] = c.Name
@@ -370,6 +370,15 @@ func attemptName(name string, attempt int) string {
 func mustFreePort(t testing.TB) int {
 	t.Helper()
 	p, err := FreePort()
+	if err != nil {
+		t.Fatalf("e2e: %v", err)
+	}
+	return p
+}
+
+func mustBrokerPort(t testing.TB) int {
+	t.Helper()
+	p, err := BrokerPort()
 	if err != nil {
 		t.Fatalf("e2e: %v", err)
 	}

@@ -34,3 +34,36 @@ func FreePort() (int, error) {
 	}
 	return 0, fmt.Errorf("cluster: no unused free port after 100 tries")
 }
+
+// BrokerPort returns a free client port p whose VIP channel port, p−2 (the broker listens there
+// too, as Apache's does), is free as well; both are handed out.
+func BrokerPort() (int, error) {
+	for range 100 {
+		p, err := FreePort()
+		if err != nil {
+			return 0, err
+		}
+		if reserve(p - 2) {
+			return p, nil
+		}
+	}
+	return 0, fmt.Errorf("cluster: no free port p with p-2 free after 100 tries")
+}
+
+// reserve hands out port if it is free and was not handed out before.
+func reserve(port int) bool {
+	portsMu.Lock()
+	defer portsMu.Unlock()
+	if port < 1024 || handedOut[port] {
+		return false
+	}
+	l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+	if err != nil {
+		return false
+	}
+	if l.Close() != nil {
+		return false
+	}
+	handedOut[port] = true
+	return true
+}

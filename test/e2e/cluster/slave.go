@@ -37,7 +37,7 @@ func (c *Cluster) AddSlave(masterName string, id int, overrides map[string]strin
 	var lastErr error
 	for attempt := 1; attempt <= 3; attempt++ {
 		b := &Broker{c: c, Name: masterName, StoreDir: store, Conf: filepath.Join(dir, "broker.conf"),
-			Port: mustFreePort(t), HAPort: mustFreePort(t)}
+			Port: mustBrokerPort(t), HAPort: mustFreePort(t)}
 		b.Addr = net.JoinHostPort("127.0.0.1", strconv.Itoa(b.Port))
 		props := DefaultBrokerProps()
 		props["brokerClusterName"] = c.Name

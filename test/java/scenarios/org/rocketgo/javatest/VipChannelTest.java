@@ -7,16 +7,14 @@ import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
  * vipChannelEnabled: the client sends (and queries) on the broker's VIP channel, listenPort − 2
- * (MixAll.brokerVIPChannel), where our broker does not listen yet.
+ * (MixAll.brokerVIPChannel), where the broker serves what its client port serves.
  */
 class VipChannelTest {
     @Test
-    @Disabled("needs the VIP channel on listenPort − 2 — issue 8")
     void vipChannelSendIsStored() throws Exception {
         String topic = Rmq.name("T", "Vip");
         try (Clients cl = Clients.plain()) {
