@@ -50,7 +50,7 @@ type Broker struct {
 	proc      *processor.Processor
 	server    *remoting.Server
 	vip       *remoting.Server // nil without Options.FastListenAddr
-	acl       *acl.Service // nil unless Options.ACL
+	acl       *acl.Service     // nil unless Options.ACL
 	nsClient  *remoting.Client
 	registrar *nsreg.Registrar
 	repl      replication // master/slave replication (replication.go)
