@@ -55,6 +55,7 @@ type Options struct {
 	LitePullMessageEnable       bool // serve LITE_PULL_MESSAGE (5.x lite pull consumers)
 	RegionID                    string
 	TraceOn                     bool
+	StoreReplyMessageEnable     bool // store request-reply answers besides pushing them
 
 	// Transactions (Java BrokerConfig); zero values take Java 4.9's defaults.
 	TransactionCheckInterval time.Duration // transactionCheckInterval, 60 s

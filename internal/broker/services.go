@@ -32,7 +32,7 @@ func (b *Broker) services() processor.Services {
 	b.relay = relay.New(relay.Options{BrokerName: b.opts.BrokerName}, relay.Deps{Consumers: b.consumers,
 		Messages: queries, Offsets: b.offsets, Store: b.store, Topics: b.topics, Clients: clients}, b.lg.Named("relay"))
 	return processor.Services{
-		Send:         b.sendService(),
+		Send:         b.sendService(clients),
 		SendBack:     b.sendBackService(),
 		Pull:         b.pullService(),
 		Offsets:      queueoffset.New(b.offsets, b.store),
@@ -49,7 +49,7 @@ func (b *Broker) services() processor.Services {
 	}
 }
 
-func (b *Broker) sendService() *send.Service {
+func (b *Broker) sendService(clients processor.Clients) *send.Service {
 	return send.New(send.Options{
 		BrokerName:       b.opts.BrokerName,
 		BrokerPermission: b.opts.BrokerPermission,
@@ -59,7 +59,10 @@ func (b *Broker) sendService() *send.Service {
 		ClusterName:      b.opts.ClusterName,
 		RegionID:         b.opts.RegionID,
 		TraceOn:          b.opts.TraceOn,
-	}, send.Deps{Store: b.store, Topics: b.topics, Groups: b.groups, Transactions: b.tx, Metrics: b.metrics})
+
+		StoreReplyMessageEnable: b.opts.StoreReplyMessageEnable,
+	}, send.Deps{Store: b.store, Topics: b.topics, Groups: b.groups, Transactions: b.tx, Metrics: b.metrics,
+		Requesters: requesters{producers: b.producers, clients: clients}})
 }
 
 func (b *Broker) sendBackService() *sendback.Service {

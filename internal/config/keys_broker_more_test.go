@@ -84,8 +84,10 @@ func topicCases() map[string]brokerCase {
 		"enablePropertyFilter": {line: "enablePropertyFilter=true", want: func(t *testing.T, o BrokerOptions) {
 			require.True(t, o.Broker.EnablePropertyFilter)
 		}},
-		"filterSupportRetry":      {line: "filterSupportRetry=true"},
-		"storeReplyMessageEnable": {line: "storeReplyMessageEnable=false"},
+		"filterSupportRetry": {line: "filterSupportRetry=true"},
+		"storeReplyMessageEnable": {line: "storeReplyMessageEnable=false", want: func(t *testing.T, o BrokerOptions) {
+			require.False(t, o.Broker.StoreReplyMessageEnable)
+		}},
 		"messageDelayLevel": {line: "messageDelayLevel=1s 2m 3h", want: func(t *testing.T, o BrokerOptions) {
 			require.Equal(t, []time.Duration{time.Second, 2 * time.Minute, 3 * time.Hour}, o.Broker.Store.DelayLevels)
 		}, bad: [][2]string{{"messageDelayLevel=1s 5x", "unit"}}},

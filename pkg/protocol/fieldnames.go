@@ -52,6 +52,7 @@ const (
 	fBeginTimestamp
 	fBname
 	fBodyCrc32
+	fBornHost
 	fBornTimestamp
 	fBoundaryType
 	fBrokerAddr
@@ -118,6 +119,8 @@ const (
 	fSecurityToken
 	fSetZeroIfNotFound
 	fSignature
+	fStoreHost
+	fStoreTimestamp
 	fSubVersion
 	fSubscription
 	fSuggestWhichBrokerID
@@ -154,6 +157,7 @@ var fieldNames = [numFieldIDs]string{
 	fBeginTimestamp:           "beginTimestamp",
 	fBname:                    "bname",
 	fBodyCrc32:                "bodyCrc32",
+	fBornHost:                 "bornHost",
 	fBornTimestamp:            "bornTimestamp",
 	fBoundaryType:             "boundaryType",
 	fBrokerAddr:               "brokerAddr",
@@ -220,6 +224,8 @@ var fieldNames = [numFieldIDs]string{
 	fSecurityToken:            ExtSecurityToken,
 	fSetZeroIfNotFound:        "setZeroIfNotFound",
 	fSignature:                ExtSignature,
+	fStoreHost:                "storeHost",
+	fStoreTimestamp:           "storeTimestamp",
 	fSubVersion:               "subVersion",
 	fSubscription:             "subscription",
 	fSuggestWhichBrokerID:     "suggestWhichBrokerId",

@@ -364,11 +364,58 @@ func (h *ViewMessageRequestHeader) Decode(ext Ext) error {
 func (h ViewMessageRequestHeader) Encode(ext *Ext) { encodeHeader(ext, h.fields) }
 
 // DecodeSend decodes a send request's header in the form its code uses: the one-letter names
-// of SendMessageRequestHeaderV2 for SEND_MESSAGE_V2 and SEND_BATCH_MESSAGE (a missing field is
-// then named by its letter, as the client spelled it), the long names otherwise.
+// of SendMessageRequestHeaderV2 for SEND_MESSAGE_V2, SEND_BATCH_MESSAGE and SEND_REPLY_MESSAGE_V2
+// (a missing field is then named by its letter, as the client spelled it), the long names
+// otherwise.
 func (h *SendMessageRequestHeader) DecodeSend(code RequestCode, ext Ext) error {
-	if code == SendMessageV2 || code == SendBatchMessage {
+	if code == SendMessageV2 || code == SendBatchMessage || code == SendReplyMessageV2 {
 		return (*SendMessageRequestHeaderV2)(h).Decode(ext)
 	}
 	return h.Decode(ext)
 }
+
+// ReplyMessageRequestHeader is the header of PUSH_REPLY_MESSAGE_TO_CLIENT, the broker's push of a
+// consumer's reply to the requesting producer: the reply's send header, plus where it came from
+// and where and when the broker took it (ip:port strings, ms).
+type ReplyMessageRequestHeader struct {
+	ProducerGroup         string
+	Topic                 string
+	DefaultTopic          string
+	DefaultTopicQueueNums int32
+	QueueID               int32
+	SysFlag               int32
+	BornTimestamp         int64
+	Flag                  int32
+	Properties            Opt[string]
+	ReconsumeTimes        Opt[int32]
+	UnitMode              Opt[bool]
+	BornHost              string
+	StoreHost             string
+	StoreTimestamp        int64
+}
+
+func (h *ReplyMessageRequestHeader) fields(c *fieldCodec) {
+	c.str(fProducerGroup, &h.ProducerGroup)
+	c.str(fTopic, &h.Topic)
+	c.str(fDefaultTopic, &h.DefaultTopic)
+	c.i32(fDefaultTopicQueueNums, &h.DefaultTopicQueueNums)
+	c.i32(fQueueID, &h.QueueID)
+	c.i32(fSysFlag, &h.SysFlag)
+	c.i64(fBornTimestamp, &h.BornTimestamp)
+	c.i32(fFlag, &h.Flag)
+	c.optStr(fProperties, &h.Properties)
+	c.optI32(fReconsumeTimes, &h.ReconsumeTimes)
+	c.optBool(fUnitMode, &h.UnitMode)
+	c.str(fBornHost, &h.BornHost)
+	c.str(fStoreHost, &h.StoreHost)
+	c.i64(fStoreTimestamp, &h.StoreTimestamp)
+}
+
+// Decode implements Header.
+func (h *ReplyMessageRequestHeader) Decode(ext Ext) error {
+	*h = ReplyMessageRequestHeader{}
+	return decodeHeader(ext, h.fields)
+}
+
+// Encode implements Header.
+func (h ReplyMessageRequestHeader) Encode(ext *Ext) { encodeHeader(ext, h.fields) }

@@ -36,6 +36,7 @@ var headerCases = []headerCase{
 	{&ConsumerSendMsgBackRequestHeader{}, ConsumerSendMsgBack, false},
 	{&EndTransactionRequestHeader{}, EndTransaction, false},
 	{&CheckTransactionStateRequestHeader{}, CheckTransactionState, false},
+	{&ReplyMessageRequestHeader{}, PushReplyMessageToClient, false},
 	{&QueryMessageRequestHeader{}, QueryMessage, false},
 	{&QueryMessageResponseHeader{}, QueryMessage, true},
 	{&ViewMessageRequestHeader{}, ViewMessageByID, false},

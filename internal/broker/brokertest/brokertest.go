@@ -52,6 +52,7 @@ func Options(dir string) broker.Options {
 		AutoCreateSubscriptionGroup: true,
 		LongPollingEnable:           true,
 		LitePullMessageEnable:       true,
+		StoreReplyMessageEnable:     true,
 		ShortPollingTime:            time.Second,
 	}
 }

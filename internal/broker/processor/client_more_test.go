@@ -1,6 +1,7 @@
 package processor_test
 
 import (
+	"net/netip"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -8,8 +9,11 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker/brokertest"
 	"github.com/rocketgo/rocketgo/internal/broker/outcome"
 	"github.com/rocketgo/rocketgo/internal/broker/pull"
+	"github.com/rocketgo/rocketgo/internal/broker/send"
+	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/message"
 )
 
 // TestCheckClientConfigHandler: the body's subscription goes to the pull service, whose refusal
@@ -55,4 +59,37 @@ func TestLitePullHandler(t *testing.T) {
 
 	c.Call(brokertest.PullRequest(brokertest.Pull{Group: "G", Topic: "T"}))
 	require.False(t, f.last().(pull.Request).Lite, "PULL_MESSAGE is not lite")
+}
+
+// TestSendReplyHandler: SEND_REPLY_MESSAGE (long names) and _V2 (one-letter names) go to the send
+// service's Reply; a pushed reply is SUCCESS with the stored offsets, or msgId "0" when not
+// stored; one not delivered is SYSTEM_ERROR saying why.
+func TestSendReplyHandler(t *testing.T) {
+	host := netip.MustParseAddrPort("10.0.0.9:10911")
+	f := &fakes{a: answers{replyResult: send.ReplyResult{Pushed: true, Stored: true, Result: send.Result{
+		Status: outcome.OK, QueueID: 0, Put: store.PutResult{WroteOffset: 64, QueueOffset: 3, StoreHost: host}}}}}
+	c := serve(t, f)
+	m := brokertest.Msg{Topic: "C_REPLY_TOPIC", Body: []byte("reply")}
+	v1 := brokertest.SendRequest(m)
+	v1.Code = int32(protocol.SendReplyMessage)
+	resp := c.Call(v1)
+	requireAnswer(t, resp, protocol.Success, "")
+	require.Equal(t, message.OffsetMsgID(host, 64), resp.ExtFields.Get("msgId"))
+	require.Equal(t, "3", resp.ExtFields.Get("queueOffset"))
+	require.Equal(t, "C_REPLY_TOPIC", f.last().(replyCall).R.Topic)
+	require.Equal(t, []byte("reply"), f.last().(replyCall).R.Body)
+
+	v2 := brokertest.SendV2Request(m)
+	v2.Code = int32(protocol.SendReplyMessageV2)
+	f.set(func(a *answers) { a.replyResult.Stored = false })
+	resp = c.Call(v2)
+	requireAnswer(t, resp, protocol.Success, "")
+	require.Equal(t, map[string]string{"msgId": "0", "queueId": "0", "queueOffset": "0", "MSG_REGION": "DefaultRegion",
+		"TRACE_ON": "true"}, resp.ExtFields.Map(), "an unstored reply answers msgId 0, as Java does")
+	require.Equal(t, "C_REPLY_TOPIC", f.last().(replyCall).R.Topic, "V2's one-letter names")
+
+	f.set(func(a *answers) { a.replyResult.Pushed, a.replyResult.PushRemark = false, "channel of <x> not found." })
+	requireAnswer(t, c.Call(v2), protocol.SystemError, "channel of <x> not found.")
+	f.set(func(a *answers) { a.err = outcome.Errorf(outcome.TopicNotExist, "no topic") })
+	requireAnswer(t, c.Call(v2), protocol.TopicNotExist, "no topic")
 }

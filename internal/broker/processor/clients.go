@@ -3,13 +3,19 @@ package processor
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/rocketgo/rocketgo/internal/broker/client"
+	"github.com/rocketgo/rocketgo/internal/broker/outcome"
 	"github.com/rocketgo/rocketgo/internal/broker/relay"
+	"github.com/rocketgo/rocketgo/internal/broker/send"
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 )
+
+// pushReplyTimeout bounds the wait for a requester's answer to a pushed reply.
+const pushReplyTimeout = 10 * time.Second
 
 // languageCPP is the requester language for which Java tells clients of a reset in the C++
 // client's encoding.
@@ -96,4 +102,27 @@ func decodeConsumerStatus(data []byte) (map[body.MessageQueue]int64, error) {
 		table[mq] = off
 	}
 	return table, nil
+}
+
+// PushReply sends a consumer's reply to the requesting producer (PUSH_REPLY_MESSAGE_TO_CLIENT) and
+// waits up to 10 s for its answer, as Java's Broker2Client.callClient does; anything but SUCCESS
+// is an error.
+func (Clients) PushReply(ctx context.Context, ch client.Channel, r send.Reply) error {
+	ctx, cancel := context.WithTimeout(ctx, pushReplyTimeout)
+	defer cancel()
+	q := r.Request
+	a, err := invoke(ctx, ch, protocol.NewHeaderRequest(protocol.PushReplyMessageToClient, &protocol.ReplyMessageRequestHeader{
+		ProducerGroup: q.ProducerGroup, Topic: q.Topic, DefaultTopic: q.DefaultTopic,
+		DefaultTopicQueueNums: q.DefaultTopicQueueNums, QueueID: r.QueueID, SysFlag: q.SysFlag,
+		BornTimestamp: q.BornTimestamp, Flag: q.Flag, Properties: protocol.Some(r.Properties),
+		ReconsumeTimes: protocol.Some(q.ReconsumeTimes), UnitMode: protocol.Some(q.UnitMode),
+		BornHost: q.BornHost.String(), StoreHost: r.StoreHost, StoreTimestamp: r.StoreTimestamp,
+	}, q.Body))
+	if err == nil && protocol.ResponseCode(a.Code) != protocol.Success {
+		err = fmt.Errorf("the client answered %d %s", a.Code, a.Remark)
+	}
+	if err != nil {
+		return outcome.Errorf(outcome.SystemError, "push reply message to %s fail: %v", r.ClientID, err)
+	}
+	return nil
 }

@@ -36,18 +36,19 @@ type fakes struct {
 type answers struct {
 	err error // returned by every method that can fail
 
-	sendResult send.Result
-	pullResult pull.Result
-	pullHeld   bool
-	committed  int64
-	ids        []string
-	record     []byte
-	queryRes   *store.QueryResult
-	answer     relay.Answer
-	resetTable map[body.MessageQueue]int64
-	statuses   map[string]map[body.MessageQueue]int64
-	locked     []body.MessageQueue
-	writable   error
+	sendResult  send.Result
+	replyResult send.ReplyResult
+	pullResult  pull.Result
+	pullHeld    bool
+	committed   int64
+	ids         []string
+	record      []byte
+	queryRes    *store.QueryResult
+	answer      relay.Answer
+	resetTable  map[body.MessageQueue]int64
+	statuses    map[string]map[body.MessageQueue]int64
+	locked      []body.MessageQueue
+	writable    error
 }
 
 // called records a call and returns the answers to give.

@@ -39,6 +39,8 @@ func (p *Processor) handlers() map[protocol.RequestCode]handleFunc {
 		protocol.SendMessage:         p.sendMessage,
 		protocol.SendMessageV2:       p.sendMessage,
 		protocol.SendBatchMessage:    p.sendMessage,
+		protocol.SendReplyMessage:    p.sendReplyMessage,
+		protocol.SendReplyMessageV2:  p.sendReplyMessage,
 		protocol.ConsumerSendMsgBack: p.consumerSendMsgBack,
 		protocol.PullMessage:         p.pullMessage,
 		protocol.LitePullMessage:     p.pullMessage,

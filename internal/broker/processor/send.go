@@ -82,3 +82,28 @@ func bornHost(c *remoting.Conn) netip.AddrPort {
 	}
 	return ap
 }
+
+// sendReplyMessage serves SEND_REPLY_MESSAGE and SEND_REPLY_MESSAGE_V2: a consumer's reply to a
+// request, pushed to the requester. A reply pushed is SUCCESS with the stored offsets, or msgId
+// "0" and offset 0 when replies are not stored (as Java answers, so that clients decode it); one
+// the requester did not get is SYSTEM_ERROR saying why, stored or not.
+func (p *Processor) sendReplyMessage(ctx context.Context, c *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
+	var h protocol.SendMessageRequestHeader
+	if err := h.DecodeSend(req.RequestCode(), req.ExtFields); err != nil {
+		return nil, err
+	}
+	res, err := p.svc.Send.Reply(ctx, sendRequest(&h, c, req.Body))
+	if err != nil {
+		return nil, err
+	}
+	if !res.Pushed {
+		return protocol.NewResponse(req, protocol.SystemError, res.PushRemark), nil
+	}
+	if res.Stored {
+		return p.sendResponse(req, &res.Result), nil
+	}
+	resp := success(req)
+	protocol.SendMessageResponseHeader{MsgID: "0", QueueID: res.QueueID, MsgRegion: protocol.Some(p.opts.RegionID),
+		TraceOn: protocol.Some(p.opts.TraceOn)}.Encode(&resp.ExtFields)
+	return resp, nil
+}

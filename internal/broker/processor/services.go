@@ -18,10 +18,11 @@ import (
 // The interfaces below are what the handlers need of each service; the services' packages say
 // what the operations do.
 
-// Sender stores what producers send (send.Service).
+// Sender stores what producers send (send.Service) and takes consumers' replies to requests.
 type Sender interface {
 	Send(r send.Request) (send.Result, error)
 	SendBatch(r send.Request) (send.Result, error)
+	Reply(ctx context.Context, r send.Request) (send.ReplyResult, error)
 }
 
 // SendBacker re-sends what consumers failed (sendback.Service).

@@ -64,15 +64,19 @@ type Options struct {
 	ClusterName string
 	RegionID    string
 	TraceOn     bool
+	// StoreReplyMessageEnable stores request-reply answers besides pushing them to the requester.
+	StoreReplyMessageEnable bool
 }
 
-// Deps are what the service works with; Metrics may be nil.
+// Deps are what the service works with; Metrics may be nil, and so may Requesters (replies
+// then reach nobody).
 type Deps struct {
 	Store        Store
 	Topics       Topics
 	Groups       Groups
 	Transactions Transactions
 	Metrics      Metrics
+	Requesters   Requesters
 }
 
 // Service serves sends.

@@ -15,6 +15,16 @@ public final class Compat {
     private Compat() {
     }
 
+    /**
+     * Whether DefaultMQProducer.request(msg, timeout) stops waiting once the request is sent
+     * (RequestResponseFuture.acquireCountDownLatch in the send callback, apache/rocketmq#8272,
+     * removed again by #9608 after 5.3.3), so that it throws RequestTimeoutException unless the
+     * reply came before the send's answer, whatever the broker: 5.3.3 does.
+     */
+    public static boolean syncRequestStopsWaitingWhenSent() {
+        return true;
+    }
+
     /** Makes c a broadcasting consumer (MessageModel moved to remoting.protocol in 5.x). */
     public static void broadcasting(DefaultMQPushConsumer c) {
         c.setMessageModel(MessageModel.BROADCASTING);
