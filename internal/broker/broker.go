@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/rocketgo/rocketgo/internal/acl"
+	"github.com/rocketgo/rocketgo/internal/broker/brokerstats"
 	"github.com/rocketgo/rocketgo/internal/broker/client"
 	"github.com/rocketgo/rocketgo/internal/broker/longpoll"
 	"github.com/rocketgo/rocketgo/internal/broker/membership"
@@ -45,6 +46,7 @@ type Broker struct {
 	schedule  *schedule.Service
 	tx        *transaction.Service
 	metrics   *metrics.Broker
+	counters  *brokerstats.Manager
 	members   *membership.Service
 	relay     *relay.Service
 	proc      *processor.Processor
@@ -109,6 +111,7 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 		FileReservedTime:         b.opts.Store.FileReservedTime,
 		MaxDelayLevel:            len(b.opts.Store.DelayLevels),
 	}, b.store, b.offsets, b.producers, b.topics, lg.Named("transaction"))
+	b.counters = brokerstats.New(opts.ClusterName)
 	if err := b.buildMetrics(); err != nil {
 		b.store.Close()
 		return nil, err
@@ -265,6 +268,7 @@ func (b *Broker) Start() error {
 	b.store.Start()
 	b.offsets.Start()
 	b.holds.Start()
+	b.counters.Start()
 	if !b.opts.IsSlave() {
 		b.schedule.Start()
 		b.tx.Start()
@@ -350,6 +354,7 @@ func (b *Broker) Close() error {
 		}
 		close(b.stopc)
 		b.wg.Wait()
+		b.counters.Close()
 		err = errors.Join(err, b.closeReplication(), b.schedule.Close(), b.tx.Close(), b.offsets.Close(), b.store.Close())
 		if b.nsClient != nil {
 			err = errors.Join(err, b.nsClient.Close())

@@ -36,6 +36,7 @@ func (b *Broker) services() processor.Services {
 		SendBack:     b.sendBackService(),
 		Pull:         b.pullService(),
 		Offsets:      queueoffset.New(b.offsets, b.store),
+		OffsetAdmin:  &queueoffset.Admin{Offsets: b.offsets, Store: b.store, Topics: b.topics, Consumers: b.consumers},
 		Members:      b.members,
 		Query:        queries,
 		EndTx:        endtx.New(endtx.Options{BrokerName: b.opts.BrokerName, Slave: b.opts.IsSlave()}, b.tx),
@@ -61,7 +62,7 @@ func (b *Broker) sendService(clients processor.Clients) *send.Service {
 		TraceOn:          b.opts.TraceOn,
 
 		StoreReplyMessageEnable: b.opts.StoreReplyMessageEnable,
-	}, send.Deps{Store: b.store, Topics: b.topics, Groups: b.groups, Transactions: b.tx, Metrics: b.metrics,
+	}, send.Deps{Store: b.store, Topics: b.topics, Groups: b.groups, Transactions: b.tx, Metrics: b.counting(),
 		Requesters: requesters{producers: b.producers, clients: clients}})
 }
 
@@ -83,14 +84,18 @@ func (b *Broker) pullService() *pull.Service {
 		EnablePropertyFilter:  b.opts.EnablePropertyFilter,
 		LitePullMessageEnable: b.opts.LitePullMessageEnable,
 	}, pull.Deps{Store: b.store, Groups: b.groups, Topics: b.topics, Consumers: b.consumers, Holds: b.holds,
-		Offsets: b.offsets, Metrics: b.metrics})
+		Offsets: b.offsets, Metrics: b.counting()})
 }
 
 func (b *Broker) statsService(boot time.Time) *stats.Service {
-	return stats.New(stats.Options{BrokerName: b.opts.BrokerName, BootTime: boot,
+	return stats.New(stats.Options{BrokerName: b.opts.BrokerName, BrokerAddr: b.opts.BrokerAddr, BootTime: boot,
 		Version: int(protocol.VersionV4_9_8), VersionDesc: "V4_9_8"},
-		stats.Deps{Store: b.store, Topics: b.topics, Offsets: b.offsets, Consumers: b.consumers})
+		stats.Deps{Store: b.store, Topics: b.topics, Offsets: b.offsets, Consumers: b.consumers,
+			Producers: b.producers, Groups: b.groups, Counters: b.counters})
 }
+
+// counting is what sends and pulls count with.
+func (b *Broker) counting() counting { return counting{counters: b.counters, metrics: b.metrics} }
 
 // configKeys are the settings GET_BROKER_CONFIG shows for a broker built without
 // Options.ConfigText (embedded, tests).

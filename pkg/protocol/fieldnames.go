@@ -69,14 +69,18 @@ const (
 	fCommitOffset
 	fCommitOrRollback
 	fCommitted
+	fCompareGroup
 	fCompressed
 	fConsumerGroup
+	fCount
 	fDefaultTopic
 	fDefaultTopicQueueNums
+	fDestGroup
 	fDelayLevel
 	fEnableActingMaster
 	fEndTimestamp
 	fExpressionType
+	fFilterGroups
 	fFlag
 	fForbiddenType
 	fForce
@@ -88,7 +92,9 @@ const (
 	fHeartbeatTimeoutMillis
 	fIndexLastUpdatePhyoffset
 	fIndexLastUpdateTimestamp
+	fIndex
 	fIsForce
+	fIsOrder
 	fJstackEnable
 	fKey
 	fMasterAddr
@@ -105,6 +111,7 @@ const (
 	fOffset
 	fOffsetDelta
 	fOffsetMsgID
+	fOffline
 	fOrder
 	fOriginMsgID
 	fOriginTopic
@@ -119,8 +126,11 @@ const (
 	fSecurityToken
 	fSetZeroIfNotFound
 	fSignature
+	fStatsKey
+	fStatsName
 	fStoreHost
 	fStoreTimestamp
+	fSrcGroup
 	fSubVersion
 	fSubscription
 	fSuggestWhichBrokerID
@@ -174,14 +184,18 @@ var fieldNames = [numFieldIDs]string{
 	fCommitOffset:             "commitOffset",
 	fCommitOrRollback:         "commitOrRollback",
 	fCommitted:                "committed",
+	fCompareGroup:             "compareGroup",
 	fCompressed:               "compressed",
 	fConsumerGroup:            ExtConsumerGroup,
+	fCount:                    "count",
 	fDefaultTopic:             "defaultTopic",
 	fDefaultTopicQueueNums:    "defaultTopicQueueNums",
+	fDestGroup:                "destGroup",
 	fDelayLevel:               "delayLevel",
 	fEnableActingMaster:       "enableActingMaster",
 	fEndTimestamp:             "endTimestamp",
 	fExpressionType:           "expressionType",
+	fFilterGroups:             "filterGroups",
 	fFlag:                     "flag",
 	fForbiddenType:            "forbiddenType",
 	fForce:                    "force",
@@ -193,7 +207,9 @@ var fieldNames = [numFieldIDs]string{
 	fHeartbeatTimeoutMillis:   "heartbeatTimeoutMillis",
 	fIndexLastUpdatePhyoffset: "indexLastUpdatePhyoffset",
 	fIndexLastUpdateTimestamp: "indexLastUpdateTimestamp",
+	fIndex:                    "index",
 	fIsForce:                  "isForce",
+	fIsOrder:                  "isOrder",
 	fJstackEnable:             "jstackEnable",
 	fKey:                      "key",
 	fMasterAddr:               "masterAddr",
@@ -210,6 +226,7 @@ var fieldNames = [numFieldIDs]string{
 	fOffset:                   "offset",
 	fOffsetDelta:              "offsetDelta",
 	fOffsetMsgID:              "offsetMsgId",
+	fOffline:                  "offline",
 	fOrder:                    "order",
 	fOriginMsgID:              "originMsgId",
 	fOriginTopic:              "originTopic",
@@ -224,8 +241,11 @@ var fieldNames = [numFieldIDs]string{
 	fSecurityToken:            ExtSecurityToken,
 	fSetZeroIfNotFound:        "setZeroIfNotFound",
 	fSignature:                ExtSignature,
+	fStatsKey:                 "statsKey",
+	fStatsName:                "statsName",
 	fStoreHost:                "storeHost",
 	fStoreTimestamp:           "storeTimestamp",
+	fSrcGroup:                 "srcGroup",
 	fSubVersion:               "subVersion",
 	fSubscription:             "subscription",
 	fSuggestWhichBrokerID:     "suggestWhichBrokerId",

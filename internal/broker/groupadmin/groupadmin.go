@@ -15,6 +15,7 @@ import (
 
 // Groups holds the consumer group configs.
 type Groups interface {
+	Get(group string) (body.SubscriptionGroupConfig, bool)
 	Put(cfg body.SubscriptionGroupConfig) error
 	Delete(group string) (bool, error)
 	Wrapper() body.SubscriptionGroupWrapper

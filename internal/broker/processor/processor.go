@@ -31,6 +31,9 @@ func (p *Processor) Register(srv *remoting.Server) {
 	for code, h := range p.handlers() {
 		srv.Handle(code, wrap(h))
 	}
+	for code, h := range p.toolHandlers() {
+		srv.Handle(code, wrap(h))
+	}
 }
 
 func (p *Processor) handlers() map[protocol.RequestCode]handleFunc {

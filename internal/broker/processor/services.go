@@ -6,6 +6,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker/client"
 	"github.com/rocketgo/rocketgo/internal/broker/pull"
 	"github.com/rocketgo/rocketgo/internal/broker/query"
+	"github.com/rocketgo/rocketgo/internal/broker/queueoffset"
 	"github.com/rocketgo/rocketgo/internal/broker/relay"
 	"github.com/rocketgo/rocketgo/internal/broker/send"
 	"github.com/rocketgo/rocketgo/internal/broker/sendback"
@@ -73,6 +74,8 @@ type TopicAdmin interface {
 	Delete(topic string) error
 	All() body.TopicConfigSerializeWrapper
 	SystemTopics() []string
+	Config(topic string) (body.TopicConfig, error)
+	UpdateList(list []body.TopicConfig) error
 }
 
 // GroupAdmin administers consumer groups (groupadmin.Service).
@@ -81,6 +84,8 @@ type GroupAdmin interface {
 	Update(cfg body.SubscriptionGroupConfig, from string) error
 	Delete(group string, removeOffsets bool, from string) error
 	All() body.SubscriptionGroupWrapper
+	Config(group string) (body.SubscriptionGroupConfig, error)
+	UpdateList(list []body.SubscriptionGroupConfig, from string) error
 }
 
 // Stats answers state questions (stats.Service).
@@ -91,6 +96,17 @@ type Stats interface {
 	Connections(group string) (body.ConsumerConnection, error)
 	ConsumedBy(topic string) []string
 	TimeSpans(topic, group string) ([]stats.QueueTimeSpan, error)
+	ProducerConnections(group string) (body.ProducerConnection, error)
+	AllProducers() body.ProducerTableInfo
+	BrokerConsumeStats(onlyOrder bool) body.ConsumeStatsList
+	BrokerStats(name, key string) (body.BrokerStatsData, error)
+}
+
+// OffsetAdmin serves admin tools' offset operations (queueoffset.Admin).
+type OffsetAdmin interface {
+	Clone(r queueoffset.CloneRequest)
+	CorrectionOffsets(topic, filterGroups, compareGroup string) map[int32]int64
+	ConsumeQueue(q queueoffset.QueueQuery) (body.QueryConsumeQueueResponseBody, error)
 }
 
 // Config shows the broker's configuration (configview.Service).
@@ -125,6 +141,7 @@ type Services struct {
 	SendBack     SendBacker
 	Pull         Puller
 	Offsets      Offsets
+	OffsetAdmin  OffsetAdmin
 	Members      Members
 	Query        Queries
 	EndTx        TransactionEnder

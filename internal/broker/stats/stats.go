@@ -42,6 +42,8 @@ type Consumers interface {
 // Options are the broker facts the answers carry.
 type Options struct {
 	BrokerName string
+	// BrokerAddr is brokerIP1:listenPort, named in GET_BROKER_CONSUME_STATS.
+	BrokerAddr string
 	// BootTime is when the broker started.
 	BootTime time.Time
 	// Version is the broker's MQVersion ordinal and VersionDesc its name ("V4_9_8").
@@ -55,6 +57,9 @@ type Deps struct {
 	Topics    Topics
 	Offsets   Offsets
 	Consumers Consumers
+	Producers Producers
+	Groups    Groups
+	Counters  Counters
 }
 
 // Service answers state questions.

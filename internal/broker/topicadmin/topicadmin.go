@@ -18,6 +18,7 @@ const maxQueueNums = 1024
 
 // Topics holds the topic configs.
 type Topics interface {
+	Get(topic string) (body.TopicConfig, bool)
 	Put(tc body.TopicConfig) error
 	Delete(topic string) (bool, error)
 	IsSystemTopic(topic string) bool
@@ -55,6 +56,14 @@ func New(opts Options, topics Topics, offsets Offsets, st Store) *Service {
 
 // Update creates or replaces a topic's config.
 func (s *Service) Update(tc body.TopicConfig) error {
+	if err := s.check(tc); err != nil {
+		return err
+	}
+	return s.topics.Put(tc)
+}
+
+// check refuses a config with a bad name or queue counts.
+func (s *Service) check(tc body.TopicConfig) error {
 	if err := s.checkName(tc.TopicName); err != nil {
 		return err
 	}
@@ -62,7 +71,7 @@ func (s *Service) Update(tc body.TopicConfig) error {
 		return outcome.Errorf(outcome.SystemError, "the queue numbers of topic[%s] must be in 1..%d: read %d write %d",
 			tc.TopicName, maxQueueNums, tc.ReadQueueNums, tc.WriteQueueNums)
 	}
-	return s.topics.Put(tc)
+	return nil
 }
 
 func (s *Service) checkName(name string) error {

@@ -1,0 +1,40 @@
+package groupadmin
+
+import (
+	"go.uber.org/zap"
+
+	"github.com/rocketgo/rocketgo/internal/broker/outcome"
+	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+)
+
+// Config is one group's config (GET_SUBSCRIPTIONGROUP_CONFIG).
+func (s *Service) Config(group string) (body.SubscriptionGroupConfig, error) {
+	cfg, ok := s.groups.Get(group)
+	if !ok {
+		return cfg, outcome.Errorf(outcome.GroupNotExist, "No group in this broker")
+	}
+	return cfg, nil
+}
+
+// UpdateList creates or replaces several groups (UPDATE_AND_CREATE_SUBSCRIPTIONGROUP_LIST); a
+// config without a name refuses the whole list before anything is written.
+func (s *Service) UpdateList(list []body.SubscriptionGroupConfig, from string) error {
+	if err := s.Writable(); err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		return outcome.Errorf(outcome.SystemError, "the subscription group config list is empty")
+	}
+	for _, cfg := range list {
+		if cfg.GroupName == "" {
+			return outcome.Errorf(outcome.SystemError, "a SubscriptionGroupConfig of the list has no groupName")
+		}
+	}
+	for _, cfg := range list {
+		if err := s.groups.Put(cfg); err != nil {
+			return err
+		}
+	}
+	s.lg.Info("subscription groups updated by admin", zap.Int("groups", len(list)), zap.String("from", from))
+	return nil
+}

@@ -1,0 +1,34 @@
+package topicadmin
+
+import (
+	"github.com/rocketgo/rocketgo/internal/broker/outcome"
+	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+)
+
+// Config is one topic's config (GET_TOPIC_CONFIG).
+func (s *Service) Config(name string) (body.TopicConfig, error) {
+	tc, ok := s.topics.Get(name)
+	if !ok {
+		return tc, outcome.Errorf(outcome.TopicNotExist, "No topic in this broker. topic: %s", name)
+	}
+	return tc, nil
+}
+
+// UpdateList creates or replaces several topics (UPDATE_AND_CREATE_TOPIC_LIST): every config is
+// checked before any is written, so that a bad one changes nothing.
+func (s *Service) UpdateList(list []body.TopicConfig) error {
+	if len(list) == 0 {
+		return outcome.Errorf(outcome.SystemError, "the topic config list is empty")
+	}
+	for i := range list {
+		if err := s.check(list[i]); err != nil {
+			return err
+		}
+	}
+	for _, tc := range list {
+		if err := s.topics.Put(tc); err != nil {
+			return err
+		}
+	}
+	return nil
+}
