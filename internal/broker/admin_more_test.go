@@ -373,7 +373,7 @@ func TestGetBrokerConfig(t *testing.T) {
 	requireCode(t, update(""), protocol.Success)
 	requireCode(t, update("# same values\nbrokerPermission = 6\nflushDiskType:ASYNC_FLUSH\nnoSuchKey=1\n"), protocol.Success)
 	requireCode(t, update("brokerPermission=4\nflushDiskType=SYNC_FLUSH\n"), protocol.SystemError,
-		"not supported", "brokerPermission=4, flushDiskType=SYNC_FLUSH", "restart")
+		"flushDiskType take effect at start-up only", "restart")
 	requireCode(t, update("brokerConfigPath=/tmp/x\n"), protocol.NoPermission, "black list")
 	resp = c.Call(protocol.NewRequest(protocol.GetBrokerConfig, nil, nil))
 	require.Equal(t, text, string(resp.Body), "nothing changed")

@@ -28,7 +28,6 @@ import (
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
-	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 )
 
 // Broker is one running broker.
@@ -47,6 +46,9 @@ type Broker struct {
 	tx        *transaction.Service
 	metrics   *metrics.Broker
 	counters  *brokerstats.Manager
+	live      live         // the services UPDATE_BROKER_CONFIG reconfigures (runtimeconfig.go)
+	perm      atomic.Int32 // brokerPermission in effect
+	permEpoch atomic.Int64 // runtime brokerPermission changes, so far
 	members   *membership.Service
 	relay     *relay.Service
 	proc      *processor.Processor
@@ -70,6 +72,7 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 	}
 	opts.setDefaults()
 	b := &Broker{opts: opts, lg: lg, stopc: make(chan struct{})}
+	b.perm.Store(int32(opts.BrokerPermission))
 	if opts.ACL != nil {
 		a, err := acl.New(*opts.ACL, lg.Named("acl"))
 		if err != nil {
@@ -196,7 +199,7 @@ func (b *Broker) buildMetrics() error {
 		return fmt.Errorf("broker: metrics: %w", err)
 	}
 	m.SetGauges(metrics.BrokerGauges{
-		BrokerPermission:    func() int { return b.opts.BrokerPermission },
+		BrokerPermission:    b.brokerPermission,
 		TopicNumber:         func() int { return len(b.topics.Topics()) },
 		ConsumerGroupNumber: func() int { return len(b.groups.Groups()) },
 		FlushBehindBytes:    func() int64 { return b.store.CommitLogMaxOffset() - b.store.CommitLogFlushedOffset() },
@@ -296,9 +299,7 @@ func (b *Broker) Start() error {
 			Period:       b.opts.RegisterPeriod,
 			Timeout:      b.opts.RegisterTimeout,
 			Compressed:   b.opts.CompressedRegister,
-		}, b.nsClient, func() body.TopicConfigSerializeWrapper {
-			return b.topics.RegistrationWrapper(b.opts.BrokerPermission)
-		}, b.onRegistered, b.lg.Named("nsreg"))
+		}, b.nsClient, b.registration, b.onRegistered, b.lg.Named("nsreg"))
 		b.registrar.Start()
 	}
 	b.lg.Info("broker started", zap.String("name", b.opts.BrokerName), zap.String("addr", b.Addr().String()),

@@ -22,7 +22,8 @@ func (p *Processor) getBrokerConfig(_ context.Context, _ *remoting.Conn, req *pr
 	return resp, nil
 }
 
-// updateBrokerConfig serves UPDATE_BROKER_CONFIG (refused unless it would change nothing).
+// updateBrokerConfig serves UPDATE_BROKER_CONFIG: the runtime keys are applied, other changes
+// refused (configview).
 func (p *Processor) updateBrokerConfig(_ context.Context, c *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
 	if err := p.svc.Config.Update(string(req.Body), remoteAddr(c)); err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"net/netip"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/rocketgo/rocketgo/internal/broker/brokertest"
 	"github.com/rocketgo/rocketgo/internal/broker/client"
@@ -73,11 +74,19 @@ func (f *fakes) set(edit func(*answers)) {
 	edit(&f.a)
 }
 
-// woken returns the wake callback of the last pull.
+// woken takes the wake callback of the last pull, waiting for the pull to reach the service:
+// requests of one connection are handled concurrently, so a round trip after it proves nothing.
 func (f *fakes) woken() func(pull.Result, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.wake
+	for deadline := time.Now().Add(brokertest.Timeout); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		f.mu.Lock()
+		wake := f.wake
+		f.wake = nil
+		f.mu.Unlock()
+		if wake != nil {
+			return wake
+		}
+	}
+	panic("no pull reached the service")
 }
 
 // channel returns the channel of the i-th heartbeat.

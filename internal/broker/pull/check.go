@@ -18,15 +18,16 @@ func (s *Service) check(r *Request) (body.SubscriptionGroupConfig, *client.Subsc
 	if err != nil {
 		return gc, nil, err
 	}
-	return gc, sub, checkFilter(sub, r.OwnSubscription, s.opts.EnablePropertyFilter)
+	return gc, sub, checkFilter(sub, r.OwnSubscription, s.options().EnablePropertyFilter)
 }
 
 func (s *Service) checkGroupAndTopic(r *Request) (body.SubscriptionGroupConfig, error) {
-	if s.opts.BrokerPermission&body.PermRead == 0 {
-		return body.SubscriptionGroupConfig{}, outcome.Errorf(outcome.NoPermission, "the broker[%s] pulling message is forbidden", s.opts.BrokerName)
+	o := s.options()
+	if o.BrokerPermission&body.PermRead == 0 {
+		return body.SubscriptionGroupConfig{}, outcome.Errorf(outcome.NoPermission, "the broker[%s] pulling message is forbidden", o.BrokerName)
 	}
-	if r.Lite && !s.opts.LitePullMessageEnable {
-		return body.SubscriptionGroupConfig{}, outcome.Errorf(outcome.NoPermission, "the broker[%s] for lite pull consumer is forbidden", s.opts.BrokerName)
+	if r.Lite && !o.LitePullMessageEnable {
+		return body.SubscriptionGroupConfig{}, outcome.Errorf(outcome.NoPermission, "the broker[%s] for lite pull consumer is forbidden", o.BrokerName)
 	}
 	gc, ok := s.Groups.FindOrCreate(r.Group)
 	if !ok {

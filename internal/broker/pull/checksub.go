@@ -7,5 +7,5 @@ import "github.com/rocketgo/rocketgo/pkg/protocol/body"
 // enablePropertyFilter and an expression that compiles (SubscriptionParseFailed naming the error
 // when it does not); any other type never.
 func (s *Service) CheckSubscription(d body.SubscriptionData) error {
-	return checkFilter(s.Consumers.BuildSubscription(d), true, s.opts.EnablePropertyFilter)
+	return checkFilter(s.Consumers.BuildSubscription(d), true, s.options().EnablePropertyFilter)
 }

@@ -7,6 +7,7 @@
 package pull
 
 import (
+	"sync/atomic"
 	"time"
 
 	"github.com/rocketgo/rocketgo/internal/broker/client"
@@ -82,18 +83,34 @@ type Deps struct {
 
 // Service serves pulls.
 type Service struct {
-	opts Options
+	opts atomic.Pointer[Options] // replaced whole by Reconfigure
 	Deps
 	now func() time.Time
 }
 
 // New returns a Service.
 func New(opts Options, deps Deps) *Service {
-	if opts.ShortPollingTime <= 0 {
-		opts.ShortPollingTime = time.Second
-	}
-	return &Service{opts: opts, Deps: deps, now: time.Now}
+	s := &Service{Deps: deps, now: time.Now}
+	s.setOptions(opts)
+	return s
 }
+
+// Reconfigure changes the options while the service runs (UPDATE_BROKER_CONFIG): edit gets a copy
+// of the current ones; pulls that start afterwards see the result.
+func (s *Service) Reconfigure(edit func(*Options)) {
+	o := *s.options()
+	edit(&o)
+	s.setOptions(o)
+}
+
+func (s *Service) setOptions(o Options) {
+	if o.ShortPollingTime <= 0 {
+		o.ShortPollingTime = time.Second
+	}
+	s.opts.Store(&o)
+}
+
+func (s *Service) options() *Options { return s.opts.Load() }
 
 // Request is one pull.
 type Request struct {
@@ -153,7 +170,7 @@ func (s *Service) run(r *Request, wake func(Result, error)) (Result, bool, error
 	}
 	res := s.result(r, got, gc)
 	held := s.settle(r, &res, got, f, wake)
-	if wake != nil && r.Commit && !s.opts.Replica.Slave {
+	if wake != nil && r.Commit && !s.options().Replica.Slave {
 		s.Offsets.Commit(r.Group, r.Topic, r.QueueID, r.CommitOffset)
 	}
 	return res, held, nil
@@ -177,7 +194,7 @@ func (s *Service) settle(r *Request, res *Result, got *store.GetResult, f store.
 
 // result is the answer a read makes, its status routed by the master/slave rules.
 func (s *Service) result(r *Request, got *store.GetResult, gc body.SubscriptionGroupConfig) Result {
-	k, suggest := policy.PullRoute(policy.PullStatus(got.Status, r.QueueOffset), s.opts.Replica, gc,
+	k, suggest := policy.PullRoute(policy.PullStatus(got.Status, r.QueueOffset), s.options().Replica, gc,
 		got.SuggestPullingFromSlave)
 	return Result{Status: k, Remark: got.Status.String(), SuggestBrokerID: suggest,
 		NextBeginOffset: got.NextBeginOffset, MinOffset: got.MinOffset, MaxOffset: got.MaxOffset}
@@ -193,8 +210,8 @@ func (s *Service) delivered(r *Request, got *store.GetResult) {
 // then runs it again and hands the outcome to wake.
 func (s *Service) hold(r *Request, f store.MessageFilter, wake func(Result, error)) {
 	wait := r.SuspendTimeout
-	if !s.opts.LongPollingEnable {
-		wait = s.opts.ShortPollingTime
+	if o := s.options(); !o.LongPollingEnable {
+		wait = o.ShortPollingTime
 	}
 	s.Holds.Hold(&longpoll.Request{
 		Topic:    r.Topic,

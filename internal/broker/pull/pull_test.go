@@ -163,7 +163,7 @@ func TestPullChecks(t *testing.T) {
 		kind   outcome.Kind
 		remark string
 	}{
-		{"broker not readable", func(e *env, _ *Request) { e.svc.opts.BrokerPermission = body.PermWrite },
+		{"broker not readable", func(e *env, _ *Request) { e.svc.Reconfigure(func(o *Options) { o.BrokerPermission = body.PermWrite }) },
 			outcome.NoPermission, "the broker[broker-a] pulling message is forbidden"},
 		{"a lite pull with litePullMessageEnable off", func(_ *env, r *Request) { r.Lite = true },
 			outcome.NoPermission, "the broker[broker-a] for lite pull consumer is forbidden"},
@@ -199,7 +199,7 @@ func TestPullChecks(t *testing.T) {
 		{"SQL92 without enablePropertyFilter", func(_ *env, r *Request) { r.ExpressionType = body.ExpressionSQL92 },
 			outcome.SystemError, "The broker does not support consumer to filter message by SQL92"},
 		{"an unknown expression type", func(e *env, r *Request) {
-			e.svc.opts.EnablePropertyFilter = true
+			e.svc.Reconfigure(func(o *Options) { o.EnablePropertyFilter = true })
 			r.ExpressionType = "XPATH"
 		}, outcome.SystemError, "The broker does not support consumer to filter message by XPATH"},
 	} {

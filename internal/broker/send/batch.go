@@ -17,9 +17,9 @@ func (s *Service) SendBatch(req Request) (Result, error) {
 	if systopic.IsRetry(t.topic) {
 		return Result{}, outcome.Errorf(outcome.MessageIllegal, "batch request does not support retry group %s", t.topic)
 	}
-	if len(r.Body) > s.opts.MaxMessageSize {
+	if len(r.Body) > s.options().MaxMessageSize {
 		return Result{}, outcome.Errorf(outcome.MessageIllegal, "the batch body size %d exceeds maxMessageSize %d",
-			len(r.Body), s.opts.MaxMessageSize)
+			len(r.Body), s.options().MaxMessageSize)
 	}
 	batchBody, n, err := s.batchWithUniqKeys(r.Body)
 	if err != nil {

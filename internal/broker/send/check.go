@@ -18,8 +18,8 @@ const topicSysFlagUnit = 1
 // check validates the target topic and queue (Java msgCheck), creating the topic from its
 // default topic when it is new and auto-creation allows it.
 func (s *Service) check(r *Request) (target, error) {
-	if s.opts.BrokerPermission&body.PermWrite == 0 {
-		return target{}, outcome.Errorf(outcome.NoPermission, "the broker[%s] sending message is forbidden", s.opts.BrokerName)
+	if o := s.options(); o.BrokerPermission&body.PermWrite == 0 {
+		return target{}, outcome.Errorf(outcome.NoPermission, "the broker[%s] sending message is forbidden", o.BrokerName)
 	}
 	if err := topic.ValidateTopic(r.Topic); err != nil {
 		return target{}, outcome.Errorf(outcome.MessageIllegal, "%s topic: %q", err.Error(), r.Topic)

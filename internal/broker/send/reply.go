@@ -46,14 +46,14 @@ func (s *Service) Reply(ctx context.Context, req Request) (ReplyResult, error) {
 	if err != nil {
 		return ReplyResult{}, err
 	}
-	if len(r.Body) > s.opts.MaxMessageSize {
+	if len(r.Body) > s.options().MaxMessageSize {
 		return ReplyResult{}, outcome.Errorf(outcome.MessageIllegal, "the message body size %d exceeds maxMessageSize %d",
-			len(r.Body), s.opts.MaxMessageSize)
+			len(r.Body), s.options().MaxMessageSize)
 	}
 	msg := s.message(r, t)
 	out := ReplyResult{Result: Result{Status: outcome.OK, QueueID: t.queueID}}
 	out.Pushed, out.PushRemark = s.pushReply(ctx, r, &msg)
-	if !s.opts.StoreReplyMessageEnable {
+	if !s.options().StoreReplyMessageEnable {
 		return out, nil
 	}
 	put := s.Store.PutMessage(&msg)
@@ -75,7 +75,7 @@ func (s *Service) pushReply(ctx context.Context, r *Request, m *store.Message) (
 	now := time.Now().UnixMilli()
 	props := string(message.AppendProperty([]byte(m.Properties), message.PropertyPushReplyTime, strconv.FormatInt(now, 10)))
 	err := s.Requesters.PushReply(ctx, id, Reply{ClientID: id, Request: r, QueueID: m.QueueID, Properties: props,
-		StoreHost: s.opts.StoreHost.String(), StoreTimestamp: now})
+		StoreHost: s.options().StoreHost.String(), StoreTimestamp: now})
 	if err != nil {
 		_, remark := outcome.Of(err)
 		return false, remark

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/rocketgo/rocketgo/internal/broker/outcome"
+	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
 )
 
@@ -105,4 +106,17 @@ func TestReplyChecks(t *testing.T) {
 	require.Equal(t, outcome.MessageIllegal, k)
 	require.Empty(t, req.pushed)
 	require.Empty(t, e.store.puts)
+}
+
+// TestReconfigure: brokerPermission and storeReplyMessageEnable change while the service runs.
+func TestReconfigure(t *testing.T) {
+	e, req := replyEnv(true)
+	e.svc.Reconfigure(func(o *Options) { o.BrokerPermission = body.PermRead; o.StoreReplyMessageEnable = false })
+	_, err := e.svc.Send(*request("T"))
+	requireKind(t, err, outcome.NoPermission, "the broker[broker-a] sending message is forbidden")
+	e.svc.Reconfigure(func(o *Options) { o.BrokerPermission = body.PermRead | body.PermWrite })
+	res, err := e.svc.Reply(context.Background(), replyRequest())
+	require.NoError(t, err)
+	require.False(t, res.Stored, "storeReplyMessageEnable stayed off")
+	require.Len(t, req.pushed, 1)
 }

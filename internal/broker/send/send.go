@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"net/netip"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/rocketgo/rocketgo/internal/broker/outcome"
@@ -81,7 +82,7 @@ type Deps struct {
 
 // Service serves sends.
 type Service struct {
-	opts Options
+	opts atomic.Pointer[Options] // replaced whole by Reconfigure
 	Deps
 	uniq *message.UniqIDGenerator
 	// suffix is the broker's properties, appended to every stored message (stamp.go).
@@ -96,9 +97,22 @@ func New(opts Options, deps Deps) *Service {
 	if !ip.IsValid() {
 		ip = netip.AddrFrom4([4]byte{127, 0, 0, 1})
 	}
-	return &Service{opts: opts, Deps: deps, pick: rand.Int32N, suffix: stampSuffix(opts),
+	s := &Service{Deps: deps, pick: rand.Int32N, suffix: stampSuffix(opts),
 		uniq: message.NewUniqIDGenerator(ip, os.Getpid(), int32(time.Now().UnixNano()), nil)}
+	s.opts.Store(&opts)
+	return s
 }
+
+// Reconfigure changes the options while the service runs (UPDATE_BROKER_CONFIG: brokerPermission,
+// storeReplyMessageEnable): edit gets a copy of the current ones; sends that start afterwards see
+// the result. The broker's stamped properties stay those it started with.
+func (s *Service) Reconfigure(edit func(*Options)) {
+	o := *s.options()
+	edit(&o)
+	s.opts.Store(&o)
+}
+
+func (s *Service) options() *Options { return s.opts.Load() }
 
 // Request is one send: a message, or with SendBatch a batch body of messages for one queue.
 type Request struct {
@@ -145,9 +159,9 @@ func (s *Service) Send(req Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if len(r.Body) > s.opts.MaxMessageSize {
+	if len(r.Body) > s.options().MaxMessageSize {
 		return Result{}, outcome.Errorf(outcome.MessageIllegal, "the message body size %d exceeds maxMessageSize %d",
-			len(r.Body), s.opts.MaxMessageSize)
+			len(r.Body), s.options().MaxMessageSize)
 	}
 	t, dlq, err := s.retryOrDLQ(r, t)
 	if err != nil {
@@ -181,12 +195,12 @@ func (s *Service) prepareOrDefer(m *store.Message, r *Request, dlq bool) error {
 	if transaction.IsHalfSend(r.Properties, r.ReconsumeTimes) {
 		if err := s.Transactions.Prepare(m); err != nil {
 			return outcome.Errorf(outcome.NoPermission, "the broker[%s] sending transaction message is forbidden",
-				s.opts.StoreHost.Addr())
+				s.options().StoreHost.Addr())
 		}
 		return nil
 	}
-	if level := policy.DelayLevel(schedule.DelayLevel(r.Properties), s.opts.MaxDelayLevel); level > 0 && !dlq {
-		schedule.Defer(m, level, s.opts.MaxDelayLevel)
+	if level := policy.DelayLevel(schedule.DelayLevel(r.Properties), s.options().MaxDelayLevel); level > 0 && !dlq {
+		schedule.Defer(m, level, s.options().MaxDelayLevel)
 	}
 	return nil
 }

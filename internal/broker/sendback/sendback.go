@@ -7,6 +7,7 @@ package sendback
 import (
 	"math/rand/v2"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/rocketgo/rocketgo/internal/broker/outcome"
 	"github.com/rocketgo/rocketgo/internal/broker/policy"
@@ -43,7 +44,7 @@ type Options struct {
 
 // Service serves send-backs.
 type Service struct {
-	opts   Options
+	opts   atomic.Pointer[Options] // replaced whole by Reconfigure
 	store  Store
 	topics Topics
 	groups Groups
@@ -53,7 +54,17 @@ type Service struct {
 
 // New returns a Service.
 func New(opts Options, st Store, topics Topics, groups Groups) *Service {
-	return &Service{opts: opts, store: st, topics: topics, groups: groups, pick: rand.Int32N}
+	s := &Service{store: st, topics: topics, groups: groups, pick: rand.Int32N}
+	s.opts.Store(&opts)
+	return s
+}
+
+// Reconfigure changes the options while the service runs (UPDATE_BROKER_CONFIG's
+// brokerPermission): edit gets a copy of the current ones.
+func (s *Service) Reconfigure(edit func(*Options)) {
+	o := *s.opts.Load()
+	edit(&o)
+	s.opts.Store(&o)
 }
 
 // Request names the failed message by its CommitLog offset.
@@ -75,8 +86,8 @@ func (s *Service) SendBack(r Request) error {
 	if !ok {
 		return outcome.Errorf(outcome.GroupNotExist, "subscription group not exist, %s", r.Group)
 	}
-	if s.opts.BrokerPermission&body.PermWrite == 0 {
-		return outcome.Errorf(outcome.NoPermission, "the broker[%s] sending message is forbidden", s.opts.BrokerName)
+	if o := s.opts.Load(); o.BrokerPermission&body.PermWrite == 0 {
+		return outcome.Errorf(outcome.NoPermission, "the broker[%s] sending message is forbidden", o.BrokerName)
 	}
 	if gc.RetryQueueNums <= 0 {
 		return nil
@@ -115,7 +126,8 @@ func (s *Service) nextAttempt(orig *message.MessageExt, r Request, gc body.Subsc
 		Properties:     message.EncodeProperties(props),
 	}
 	if !next.DLQ {
-		schedule.Defer(&m, policy.DelayLevel(next.DelayLevel, s.opts.MaxDelayLevel), s.opts.MaxDelayLevel)
+		levels := s.opts.Load().MaxDelayLevel
+		schedule.Defer(&m, policy.DelayLevel(next.DelayLevel, levels), levels)
 	}
 	return m
 }
