@@ -97,3 +97,34 @@ func TestUpdateRuntimeSwitches(t *testing.T) {
 	require.Equal(t, v, v2)
 	mustSend(t, c, brokertest.SendRequest(brokertest.Msg{Topic: "T_SWITCH", Body: []byte("x")}))
 }
+
+// TestResetOffsetOneQueue: RocketMQ 5's INVOKE_BROKER_TO_RESET_OFFSET with queueId and offset
+// rewinds that queue only (mqadmin resetOffsetByTime -q, after its UPDATE_CONSUMER_OFFSET).
+func TestResetOffsetOneQueue(t *testing.T) {
+	c := brokertest.Start(t).Dial(t)
+	const topic, group = "T_RESET_Q", "G_RESET_Q"
+	createTopic(t, c, topic, 2)
+	for q := range int32(2) {
+		for range 4 {
+			mustSend(t, c, brokertest.SendRequest(brokertest.Msg{Topic: topic, QueueID: q, Body: []byte("x")}))
+		}
+		updateOffset(t, c, group, topic, q, 3)
+	}
+	resp := c.Call(protocol.NewHeaderRequest(protocol.InvokeBrokerToResetOffset, &protocol.ResetOffsetRequestHeader{
+		Topic: topic, Group: group, QueueID: protocol.Some[int32](1), Offset: protocol.Some[int64](1)}, nil))
+	requireCode(t, resp, protocol.Success)
+	rb, err := body.DecodeResetOffsetBody(resp.Body)
+	require.NoError(t, err)
+	require.Equal(t, map[body.MessageQueue]int64{{Topic: topic, BrokerName: "broker-a", QueueID: 1}: 1}, rb.OffsetTable)
+	requireOffset(t, c, group, topic, 1, 1)
+	requireOffset(t, c, group, topic, 0, 3)
+
+	// 5.x's whole-topic form (queueId -1, offset -1) keeps 4.9's rules: nobody online, no change.
+	requireCode(t, c.Call(protocol.NewHeaderRequest(protocol.InvokeBrokerToResetOffset, &protocol.ResetOffsetRequestHeader{
+		Topic: topic, Group: group, QueueID: protocol.Some[int32](-1), Offset: protocol.Some[int64](-1), Timestamp: 0,
+		IsForce: true}, nil)), protocol.ConsumerNotOnline)
+	requireOffset(t, c, group, topic, 0, 3)
+	requireCode(t, c.Call(protocol.NewHeaderRequest(protocol.InvokeBrokerToResetOffset, &protocol.ResetOffsetRequestHeader{
+		Topic: topic, Group: group, QueueID: protocol.Some[int32](0), Offset: protocol.Some[int64](9)}, nil)),
+		protocol.SystemError, "Target offset 9 not in consume queue range [0-4]")
+}

@@ -51,8 +51,15 @@ func (p *Processor) invokeBrokerToResetOffset(_ context.Context, c *remoting.Con
 	if err := h.Decode(req.ExtFields); err != nil {
 		return nil, err
 	}
-	table, err := p.svc.Relay.ResetOffset(relay.ResetRequest{Topic: h.Topic, Group: h.Group, Timestamp: h.Timestamp,
-		Force: h.IsForce, Language: req.Language, From: remoteAddr(c)})
+	r := relay.ResetRequest{Topic: h.Topic, Group: h.Group, Timestamp: h.Timestamp, Force: h.IsForce,
+		Language: req.Language, From: remoteAddr(c)}
+	if h.QueueID.Valid {
+		r.QueueID = &h.QueueID.V
+	}
+	if h.Offset.Valid {
+		r.Offset = &h.Offset.V
+	}
+	table, err := p.svc.Relay.ResetOffset(r)
 	if err != nil {
 		return nil, err
 	}

@@ -100,6 +100,7 @@ func (f fakeOffsets) Commit(_, _ string, q int32, off int64) { f[q] = off }
 // fakeStore: every queue ends at 10; the offset of time ts is ts/100.
 type fakeStore struct{}
 
+func (fakeStore) MinOffsetInQueue(string, int32) int64                  { return 2 }
 func (fakeStore) MaxOffsetInQueue(string, int32) int64                  { return 10 }
 func (fakeStore) OffsetInQueueByTime(_ string, _ int32, ts int64) int64 { return ts / 100 }
 

@@ -20,6 +20,7 @@ type Offsets interface {
 
 // Store finds queue offsets.
 type Store interface {
+	MinOffsetInQueue(topic string, queueID int32) int64
 	MaxOffsetInQueue(topic string, queueID int32) int64
 	OffsetInQueueByTime(topic string, queueID int32, ts int64) int64
 }
@@ -30,12 +31,16 @@ type Topics interface {
 }
 
 // ResetRequest asks to move a group's offsets on every queue of a topic to the offset of a point
-// in time (-1: the end).
+// in time (-1: the end), or, as RocketMQ 5 asks, on one queue to an offset or a point in time.
 type ResetRequest struct {
 	Topic     string
 	Group     string
 	Timestamp int64
 	Force     bool
+	// QueueID, when set and not negative, resets that queue only: to Offset when it is set and
+	// not -1, else to Timestamp's offset (a negative timestamp: the end).
+	QueueID *int32
+	Offset  *int64
 	// Language is the requester's client language: Java tells the members in the C++ client's
 	// encoding when a C++ tool asks.
 	Language string
@@ -59,6 +64,9 @@ type ResetNotice struct {
 // are committed here (so a consumer that starts or rebalances reads them; Java leaves that to
 // the clients) and every member is told.
 func (s *Service) ResetOffset(r ResetRequest) (map[body.MessageQueue]int64, error) {
+	if r.QueueID != nil && *r.QueueID >= 0 {
+		return s.resetQueue(r, *r.QueueID)
+	}
 	table, err := s.resetTargets(r)
 	if err != nil {
 		return nil, err
@@ -76,6 +84,45 @@ func (s *Service) ResetOffset(r ResetRequest) (map[body.MessageQueue]int64, erro
 	}
 	s.tellReset(members, ResetNotice{ResetRequest: r, Offsets: table})
 	return table, nil
+}
+
+// resetQueue moves a group's offset of one queue (RocketMQ 5's resetOffsetInner for a queue id):
+// to the offset asked for, which must lie in the queue, or to the timestamp's offset; unlike the
+// whole-topic reset it needs nobody online and moves back or forth. It is committed here, and
+// online members are told of that queue alone.
+func (s *Service) resetQueue(r ResetRequest, q int32) (map[body.MessageQueue]int64, error) {
+	tc, ok := s.Topics.Get(r.Topic)
+	if !ok {
+		return nil, outcome.Errorf(outcome.TopicNotExist, "Topic %s does not exist", r.Topic)
+	}
+	if int(q) >= max(tc.ReadQueueNums, tc.WriteQueueNums) {
+		return nil, outcome.Errorf(outcome.SystemError, "queue %d of topic %s does not exist", q, r.Topic)
+	}
+	target, err := s.queueTarget(r, q)
+	if err != nil {
+		return nil, err
+	}
+	s.Offsets.Commit(r.Group, r.Topic, q, target)
+	table := map[body.MessageQueue]int64{{Topic: r.Topic, BrokerName: s.opts.BrokerName, QueueID: q}: target}
+	if members := s.Consumers.Channels(r.Group); len(members) > 0 {
+		s.tellReset(members, ResetNotice{ResetRequest: r, Offsets: table})
+	}
+	return table, nil
+}
+
+// queueTarget is where resetQueue moves the queue's offset.
+func (s *Service) queueTarget(r ResetRequest, q int32) (int64, error) {
+	if r.Offset != nil && *r.Offset != -1 {
+		lo, hi := s.Store.MinOffsetInQueue(r.Topic, q), s.Store.MaxOffsetInQueue(r.Topic, q)
+		if off := *r.Offset; lo >= 0 && off < lo || off > hi {
+			return 0, outcome.Errorf(outcome.SystemError, "Target offset %d not in consume queue range [%d-%d]", off, lo, hi)
+		}
+		return *r.Offset, nil
+	}
+	if r.Timestamp < 0 {
+		return s.Store.MaxOffsetInQueue(r.Topic, q), nil
+	}
+	return s.Store.OffsetInQueueByTime(r.Topic, q, r.Timestamp), nil
 }
 
 // resetTargets computes the offset each queue of the topic is reset to.
