@@ -216,7 +216,7 @@ func TestTransactionCheckBack(t *testing.T) {
 }
 
 // TestTransactionCheckMaxDiscards: a half message its producer never ends is checked
-// transactionCheckMax times, then discarded.
+// transactionCheckMax times, then discarded to TRANS_CHECK_MAX_TIME_TOPIC, as 4.9 does.
 func TestTransactionCheckMaxDiscards(t *testing.T) {
 	b := brokertest.Start(t, checkEvery(20*time.Millisecond, time.Millisecond), func(o *broker.Options) { o.TransactionCheckMax = 2 })
 	c := b.Dial(t)
@@ -237,6 +237,16 @@ func TestTransactionCheckMaxDiscards(t *testing.T) {
 		require.Equal(t, int64(i+1), brokertest.ExtInt(t, chk, "tranStateTableOffset"))
 	}
 	require.Equal(t, int64(0), maxOffset(t, c, txTopic, 2))
+
+	discarded := eventuallyPull(t, c, "G_TX_MAX_READER", systopic.TransCheckMaxTime, 0, 1)
+	require.Len(t, discarded, 1)
+	got := discarded[0]
+	require.Equal(t, "UNIQ-TX-MAX", got.UniqKey())
+	require.Equal(t, "nobody decides", string(got.Body))
+	require.Equal(t, txTopic, got.Props[message.PropertyRealTopic])
+	require.Equal(t, "PG_TX_MAX", got.Props[message.PropertyProducerGroup])
+	require.Equal(t, "2", got.Props[message.PropertyTransactionCheckTimes])
+	require.Contains(t, topicConfigs(t, c), systopic.TransCheckMaxTime, "created on first use")
 }
 
 // TestEndTransactionBadInput: END_TRANSACTION naming no half message of its group is refused with

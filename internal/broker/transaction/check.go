@@ -84,11 +84,12 @@ func (p *queuePass) handle(half *message.MessageExt) bool {
 	s := p.s
 	times, discard := nextCheckTimes(half.Props, s.opts.CheckMax)
 	if discard || s.tooOld(half) {
-		s.lg.Warn("discarding a half message: checked too many times or older than fileReservedTime",
+		s.lg.Warn("discarding a half message to "+systopic.TransCheckMaxTime+": checked too many times or older than fileReservedTime",
 			zap.String("topic", half.Props[message.PropertyRealTopic]), zap.String("msgId", half.UniqKey()),
 			zap.String("producerGroup", half.Props[message.PropertyProducerGroup]),
 			zap.Int64("halfOffset", half.QueueOffset), zap.Int64("commitLogOffset", half.PhysicalOffset),
 			zap.Int("checkTimes", times-1), zap.Time("born", time.UnixMilli(half.BornTimestamp)))
+		s.discard(half)
 		return true
 	}
 	if half.StoreTimestamp >= p.start {

@@ -11,5 +11,5 @@
 // an op message settled, and for each one older than the transaction timeout stores a copy with
 // TRANSACTION_CHECK_TIMES raised and asks one connection of its producer group
 // (CHECK_TRANSACTION_STATE) to end it. A half message checked transactionCheckMax times is
-// discarded. docs/transactions.md describes the whole protocol.
+// discarded to TRANS_CHECK_MAX_TIME_TOPIC. docs/transactions.md describes the whole protocol.
 package transaction

@@ -9,6 +9,7 @@ import (
 
 	"github.com/rocketgo/rocketgo/internal/broker/schedule"
 	"github.com/rocketgo/rocketgo/internal/store"
+	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
 	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
@@ -136,4 +137,15 @@ func copyProps(props map[string]string, key, value string) map[string]string {
 	}
 	out[key] = value
 	return out
+}
+
+// discard moves a half message that will not be checked again to TRANS_CHECK_MAX_TIME_TOPIC (one
+// queue, created on first use), as 4.9 does (resolveDiscardMsg): with its properties (REAL_TOPIC,
+// PGROUP, TRANSACTION_CHECK_TIMES, ...) and body, where operators can find and read it. The half
+// message counts as settled even if the move fails (logged).
+func (s *Service) discard(half *message.MessageExt) {
+	s.topics.CreateTopicInSendMessageBack(systopic.TransCheckMaxTime, 1, body.PermRead|body.PermWrite, 0)
+	m := renewed(half, copyProps(half.Props, message.PropertyWaitStoreMsgOK, "false"))
+	m.Topic, m.QueueID = systopic.TransCheckMaxTime, 0
+	s.put(m, "half message discarded to "+systopic.TransCheckMaxTime)
 }

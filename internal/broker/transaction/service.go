@@ -36,9 +36,10 @@ type Producers interface {
 	Channels(group string) []client.ClientChannel
 }
 
-// Topics reads topic configs (the half topic's queue count).
+// Topics reads topic configs (the half topic's queue count) and creates TRANS_CHECK_MAX_TIME_TOPIC.
 type Topics interface {
 	Get(topic string) (body.TopicConfig, bool)
+	CreateTopicInSendMessageBack(topic string, queueNums, perm, sysFlag int) body.TopicConfig
 }
 
 // Options configure a Service; zero values take Java 4.9's defaults.

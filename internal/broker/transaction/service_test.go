@@ -83,10 +83,16 @@ type fakeProducers map[string][]client.ClientChannel
 
 func (f fakeProducers) Channels(group string) []client.ClientChannel { return f[group] }
 
-type fakeTopics struct{}
+// fakeTopics has every topic with one queue, and records the topics created.
+type fakeTopics struct{ created *[]string }
 
 func (fakeTopics) Get(topic string) (body.TopicConfig, bool) {
 	return body.TopicConfig{TopicName: topic, ReadQueueNums: 1, WriteQueueNums: 1}, true
+}
+
+func (f fakeTopics) CreateTopicInSendMessageBack(topic string, queues, perm, _ int) body.TopicConfig {
+	*f.created = append(*f.created, topic)
+	return body.TopicConfig{TopicName: topic, ReadQueueNums: queues, WriteQueueNums: queues, Perm: perm}
 }
 
 // env is a Service over a real store, with a producer connection for group.
@@ -95,6 +101,7 @@ type env struct {
 	svc     *Service
 	offsets *fakeOffsets
 	ch      *fakeChannel
+	created []string // topics created
 }
 
 var host = netip.MustParseAddrPort("127.0.0.1:10911")
@@ -112,7 +119,7 @@ func newEnv(t *testing.T, edit func(*Options)) *env {
 		edit(&o)
 	}
 	producers := fakeProducers{group: {{Channel: dead, ClientID: "a"}, {Channel: ch, ClientID: "b"}}}
-	e.svc = New(o, st, e.offsets, producers, fakeTopics{}, zaptest.NewLogger(t))
+	e.svc = New(o, st, e.offsets, producers, fakeTopics{created: &e.created}, zaptest.NewLogger(t))
 	t.Cleanup(func() { require.NoError(t, e.svc.Close()) })
 	return e
 }
@@ -319,6 +326,26 @@ func TestCheckDiscardsAfterMax(t *testing.T) {
 		require.Equal(t, strconv.Itoa(i+1), recs[0].Props[message.PropertyTransactionCheckTimes])
 	}
 	require.Equal(t, int64(4), e.committedOffset(systopic.TransHalf), "the last copy was discarded")
+	requireDiscarded(t, e, "U-MAX", "3")
+}
+
+// requireDiscarded: the half message uniq was moved to TRANS_CHECK_MAX_TIME_TOPIC, once, with its
+// body, real topic and producer group, and the check times it had.
+func requireDiscarded(t *testing.T, e *env, uniq, checkTimes string) {
+	t.Helper()
+	require.Equal(t, []string{systopic.TransCheckMaxTime}, e.created)
+	e.waitQueue(t, systopic.TransCheckMaxTime, 0, 1)
+	require.Equal(t, int64(1), e.st.MaxOffsetInQueue(systopic.TransCheckMaxTime, 0))
+	r := e.st.GetMessage("g", systopic.TransCheckMaxTime, 0, 0, 1, nil)
+	defer r.Release()
+	require.Equal(t, store.Found, r.Status)
+	m, err := message.Decode(r.Records[0], true)
+	require.NoError(t, err)
+	require.Equal(t, uniq, m.UniqKey())
+	require.Equal(t, "body of "+uniq, string(m.Body))
+	require.Equal(t, "Orders", m.Props[message.PropertyRealTopic])
+	require.Equal(t, group, m.Props[message.PropertyProducerGroup])
+	require.Equal(t, checkTimes, m.Props[message.PropertyTransactionCheckTimes])
 }
 
 func TestCheckLeavesYoungAndRecent(t *testing.T) {
@@ -334,6 +361,7 @@ func TestCheckLeavesYoungAndRecent(t *testing.T) {
 	e2.svc.Check()
 	require.Empty(t, e2.ch.requests(), "born before its CommitLog file may be deleted: discarded unchecked")
 	require.Equal(t, int64(1), e2.committedOffset(systopic.TransHalf))
+	requireDiscarded(t, e2, "U-ANCIENT", "")
 }
 
 // TestCheckWithoutProducer: with no connection of its group, the half message is still put back
