@@ -220,6 +220,7 @@ func (b *Broker) buildServer() {
 	so := remoting.ServerOptions{
 		Addr:                  b.opts.ListenAddr,
 		MaxConcurrentRequests: b.opts.MaxConcurrentRequests,
+		IdleTimeout:           b.opts.IdleTimeout,
 		OnDisconnect:          b.proc.ConnClosed,
 		Observe:               observe,
 		Intercept:             b.aclCheck(),
@@ -290,15 +291,16 @@ func (b *Broker) Start() error {
 	if len(b.opts.NamesrvAddrs) > 0 {
 		b.nsClient = remoting.NewClient(remoting.ClientOptions{}, b.lg.Named("nsclient"))
 		b.registrar = nsreg.New(nsreg.Options{
-			NamesrvAddrs: b.opts.NamesrvAddrs,
-			ClusterName:  b.opts.ClusterName,
-			BrokerName:   b.opts.BrokerName,
-			BrokerAddr:   b.opts.BrokerAddr,
-			HAServerAddr: b.opts.HAServerAddr,
-			BrokerID:     b.opts.BrokerID,
-			Period:       b.opts.RegisterPeriod,
-			Timeout:      b.opts.RegisterTimeout,
-			Compressed:   b.opts.CompressedRegister,
+			NamesrvAddrs:  b.opts.NamesrvAddrs,
+			ClusterName:   b.opts.ClusterName,
+			BrokerName:    b.opts.BrokerName,
+			BrokerAddr:    b.opts.BrokerAddr,
+			HAServerAddr:  b.opts.HAServerAddr,
+			BrokerID:      b.opts.BrokerID,
+			Period:        b.opts.RegisterPeriod,
+			Timeout:       b.opts.RegisterTimeout,
+			Compressed:    b.opts.CompressedRegister,
+			SkipUnchanged: !b.opts.ForceRegister,
 		}, b.nsClient, b.registration, b.onRegistered, b.lg.Named("nsreg"))
 		b.registrar.Start()
 	}

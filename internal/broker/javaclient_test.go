@@ -2,6 +2,7 @@ package broker_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -91,4 +92,17 @@ func TestVIPChannel(t *testing.T) {
 		ids := consumerList(t, main, "G_VIP")
 		return len(ids) == 1 && ids[0] == "client-main"
 	}, waitFor, tick, "the VIP connection's membership ends with it")
+}
+
+// TestIdleConnectionsClosed: with serverChannelMaxIdleTimeSeconds a connection that sends nothing
+// that long is closed, as Apache's broker closes it; one that keeps talking stays.
+func TestIdleConnectionsClosed(t *testing.T) {
+	b := brokertest.Start(t, func(o *broker.Options) { o.IdleTimeout = time.Second })
+	idle, busy := b.Dial(t), b.Dial(t)
+	for range 15 { // 1.5 s, a round trip every 100 ms
+		busy.Sync()
+		time.Sleep(100 * time.Millisecond)
+	}
+	busy.Sync()
+	idle.ExpectClosed()
 }

@@ -44,6 +44,8 @@ type Options struct {
 	RegisterPeriod     time.Duration // registerNameServerPeriod, 30 s
 	RegisterTimeout    time.Duration // registerBrokerTimeoutMills
 	CompressedRegister bool
+	// ForceRegister registers every period; false only when a name server's data version differs.
+	ForceRegister bool
 
 	ChannelExpiredTimeout       time.Duration // 120 s
 	FlushConsumerOffsetInterval time.Duration // 5 s
@@ -56,6 +58,9 @@ type Options struct {
 	RegionID                    string
 	TraceOn                     bool
 	StoreReplyMessageEnable     bool // store request-reply answers besides pushing them
+	DefaultQueryMaxNum          int  // limit of a query by unique key; 0: 32
+	// NotifyConsumerIdsChangedEnable tells a consumer group's members when the group changes.
+	NotifyConsumerIdsChangedEnable bool
 
 	// Transactions (Java BrokerConfig); zero values take Java 4.9's defaults.
 	TransactionCheckInterval time.Duration // transactionCheckInterval, 60 s
@@ -68,6 +73,9 @@ type Options struct {
 
 	// MaxConcurrentRequests bounds requests in flight; beyond it SYSTEM_BUSY.
 	MaxConcurrentRequests int
+	// IdleTimeout closes a client connection that sends nothing for this long; 0 never
+	// (serverChannelMaxIdleTimeSeconds).
+	IdleTimeout time.Duration
 
 	// ACL, if set, checks every request against plain_acl.yml before its handler (aclEnable).
 	ACL *acl.Options

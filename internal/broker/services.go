@@ -26,9 +26,9 @@ import (
 // adapter (processor) serves them.
 func (b *Broker) services() processor.Services {
 	clients, boot := processor.Clients{}, time.Now()
-	b.members = membership.New(membership.Deps{Groups: b.groups, Topics: b.topics, Consumers: b.consumers,
+	b.members = membership.New(membership.Options{NotifyConsumerIdsChangedDisabled: !b.opts.NotifyConsumerIdsChangedEnable}, membership.Deps{Groups: b.groups, Topics: b.topics, Consumers: b.consumers,
 		Producers: b.producers, Notifier: clients}, b.lg.Named("membership"))
-	queries := query.New(query.Options{}, b.store)
+	queries := query.New(query.Options{DefaultQueryMaxNum: b.opts.DefaultQueryMaxNum}, b.store)
 	b.relay = relay.New(relay.Options{BrokerName: b.opts.BrokerName}, relay.Deps{Consumers: b.consumers,
 		Messages: queries, Offsets: b.offsets, Store: b.store, Topics: b.topics, Clients: clients}, b.lg.Named("relay"))
 	b.live = live{send: b.sendService(clients), sendBack: b.sendBackService(), pull: b.pullService()}
@@ -103,6 +103,10 @@ func (b *Broker) counting() counting { return counting{counters: b.counters, met
 // Options.ConfigText (embedded, tests).
 func (b *Broker) configKeys() map[string]string {
 	o := &b.opts
+	queryMax := o.DefaultQueryMaxNum
+	if queryMax <= 0 {
+		queryMax = query.DefaultMaxNum
+	}
 	return map[string]string{
 		"brokerClusterName":       o.ClusterName,
 		"brokerName":              o.BrokerName,
@@ -117,6 +121,6 @@ func (b *Broker) configKeys() map[string]string {
 		"enablePropertyFilter":    strconv.FormatBool(o.EnablePropertyFilter),
 		"litePullMessageEnable":   strconv.FormatBool(o.LitePullMessageEnable),
 		"storeReplyMessageEnable": strconv.FormatBool(o.StoreReplyMessageEnable),
-		"defaultQueryMaxNum":      strconv.Itoa(query.DefaultMaxNum),
+		"defaultQueryMaxNum":      strconv.Itoa(queryMax),
 	}
 }

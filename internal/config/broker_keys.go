@@ -77,8 +77,11 @@ func identityKeys() []brokerKey {
 			field: func(c *Broker) any { return &c.FastListenPort },
 			to:    toFastAddr},
 		brokerKey{name: "serverChannelMaxIdleTimeSeconds", def: "120",
-			doc:   "Close client connections idle this long (seconds).",
-			field: func(c *Broker) any { return &c.ServerChannelMaxIdleTimeSeconds }},
+			doc:   "Close client connections that send nothing this long (seconds; clients heartbeat every 30 s); 0 never.",
+			field: func(c *Broker) any { return &c.ServerChannelMaxIdleTimeSeconds },
+			to: func(c *Broker, o *BrokerOptions) {
+				o.Broker.IdleTimeout = time.Duration(c.ServerChannelMaxIdleTimeSeconds) * time.Second
+			}},
 		brokerKey{name: "brokerPermission", def: "6",
 			doc:   "4 read, 2 write, 1 inherit; applied to routes.",
 			field: func(c *Broker) any { return &c.BrokerPermission },
@@ -180,8 +183,9 @@ func storeKeys() []brokerKey {
 			field: func(c *Broker) any { return &c.MaxMsgsNumBatch },
 			to:    func(c *Broker, o *BrokerOptions) { o.Broker.Store.MaxMsgsNumBatch = c.MaxMsgsNumBatch }},
 		brokerKey{name: "defaultQueryMaxNum", def: "32", check: positive,
-			doc:   "Default result limit of a query.",
-			field: func(c *Broker) any { return &c.DefaultQueryMaxNum }},
+			doc:   "Result limit of a query by unique key (`viewMessage` by msgId).",
+			field: func(c *Broker) any { return &c.DefaultQueryMaxNum },
+			to:    func(c *Broker, o *BrokerOptions) { o.Broker.DefaultQueryMaxNum = c.DefaultQueryMaxNum }},
 	)
 }
 

@@ -78,8 +78,11 @@ func pullKeys() []brokerKey {
 				o.Broker.Store.MaxTransferCountOnMessageInDisk = c.MaxTransferCountOnMessageInDisk
 			}},
 		brokerKey{name: "notifyConsumerIdsChangedEnable", def: "true",
-			doc:   "Tell consumers when their group's membership changes (they always are).",
-			field: func(c *Broker) any { return &c.NotifyConsumerIdsChangedEnable }},
+			doc:   "Tell consumers when their group's membership changes (NOTIFY_CONSUMER_IDS_CHANGED); each group can turn it off too.",
+			field: func(c *Broker) any { return &c.NotifyConsumerIdsChangedEnable },
+			to: func(c *Broker, o *BrokerOptions) {
+				o.Broker.NotifyConsumerIdsChangedEnable = c.NotifyConsumerIdsChangedEnable
+			}},
 		brokerKey{name: "litePullMessageEnable", def: "true",
 			doc:   "Serve the 5.x lite pull consumer's LITE_PULL_MESSAGE.",
 			field: func(c *Broker) any { return &c.LitePullMessageEnable },
@@ -176,8 +179,9 @@ func registrationKeys() []brokerKey {
 				o.Broker.RegisterTimeout = c.RegisterBrokerTimeoutMills.Duration()
 			}},
 		brokerKey{name: "forceRegister", def: "true",
-			doc:   "Send the full topic table on every registration (it always is).",
-			field: func(c *Broker) any { return &c.ForceRegister }},
+			doc:   "Register every period; false registers only when a name server's data version differs (QUERY_DATA_VERSION).",
+			field: func(c *Broker) any { return &c.ForceRegister },
+			to:    func(c *Broker, o *BrokerOptions) { o.Broker.ForceRegister = c.ForceRegister }},
 		brokerKey{name: "compressedRegister",
 			doc:   "Compress the registration body.",
 			field: func(c *Broker) any { return &c.CompressedRegister },

@@ -51,7 +51,9 @@ func haPullCases() map[string]brokerCase {
 		"maxTransferCountOnMessageInDisk": {line: "maxTransferCountOnMessageInDisk=2", want: func(t *testing.T, o BrokerOptions) {
 			require.Equal(t, 2, o.Broker.Store.MaxTransferCountOnMessageInDisk)
 		}},
-		"notifyConsumerIdsChangedEnable": {line: "notifyConsumerIdsChangedEnable=false"},
+		"notifyConsumerIdsChangedEnable": {line: "notifyConsumerIdsChangedEnable=false", want: func(t *testing.T, o BrokerOptions) {
+			require.False(t, o.Broker.NotifyConsumerIdsChangedEnable)
+		}},
 		"litePullMessageEnable": {line: "litePullMessageEnable=false", want: func(t *testing.T, o BrokerOptions) {
 			require.False(t, o.Broker.LitePullMessageEnable)
 		}},
@@ -117,7 +119,9 @@ func registrationFlowCases() map[string]brokerCase {
 		"registerBrokerTimeoutMills": {line: "registerBrokerTimeoutMills=3000", want: func(t *testing.T, o BrokerOptions) {
 			require.Equal(t, 3*time.Second, o.Broker.RegisterTimeout)
 		}},
-		"forceRegister": {line: "forceRegister=false"},
+		"forceRegister": {line: "forceRegister=false", want: func(t *testing.T, o BrokerOptions) {
+			require.False(t, o.Broker.ForceRegister)
+		}},
 		"compressedRegister": {line: "compressedRegister=true", want: func(t *testing.T, o BrokerOptions) {
 			require.True(t, o.Broker.CompressedRegister)
 		}},

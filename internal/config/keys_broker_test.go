@@ -79,7 +79,9 @@ func identityCases() map[string]brokerCase {
 			require.Equal(t, "0.0.0.0:30000", o.Broker.HA.ListenAddr)
 			require.True(t, strings.HasSuffix(o.Broker.HAServerAddr, ":30000"), o.Broker.HAServerAddr)
 		}, bad: [][2]string{{"haListenPort=10911", "differ"}}},
-		"serverChannelMaxIdleTimeSeconds": {line: "serverChannelMaxIdleTimeSeconds=30"},
+		"serverChannelMaxIdleTimeSeconds": {line: "serverChannelMaxIdleTimeSeconds=30", want: func(t *testing.T, o BrokerOptions) {
+			require.Equal(t, 30*time.Second, o.Broker.IdleTimeout)
+		}},
 		"brokerPermission": {line: "brokerPermission=4", want: func(t *testing.T, o BrokerOptions) {
 			require.Equal(t, 4, o.Broker.BrokerPermission)
 		}, bad: [][2]string{{"brokerPermission=16", "0-15"}}},
@@ -131,7 +133,9 @@ func storeCases() map[string]brokerCase {
 		"maxMsgsNumBatch": {line: "maxMsgsNumBatch=16", want: func(t *testing.T, o BrokerOptions) {
 			require.Equal(t, 16, o.Broker.Store.MaxMsgsNumBatch)
 		}},
-		"defaultQueryMaxNum": {line: "defaultQueryMaxNum=8"},
+		"defaultQueryMaxNum": {line: "defaultQueryMaxNum=8", want: func(t *testing.T, o BrokerOptions) {
+			require.Equal(t, 8, o.Broker.DefaultQueryMaxNum)
+		}},
 	}
 }
 

@@ -173,6 +173,10 @@ func (l *loader[C, T]) load(dst *C) (map[string]bool, error) {
 			errs = append(errs, &ValueError{Key: f.name, Value: raw, Source: source, Reason: err.Error()})
 			continue
 		}
+		if f.to == nil {
+			l.lg.Warn("config: key accepted but it has no effect yet (docs/configuration.md)",
+				zap.String("key", written), zap.String("source", source))
+		}
 		set[strings.ToLower(f.name)] = true
 	}
 	return set, errors.Join(errs...)

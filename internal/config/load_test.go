@@ -507,3 +507,18 @@ func FuzzLoadBroker(f *testing.F) {
 		require.NotEmpty(t, b.StorePathCommitLog)
 	})
 }
+
+// TestNoEffectKeysWarn: a file that sets a key this implementation accepts but does not act on
+// yet is told so at start-up, naming the key; keys that take effect are not.
+func TestNoEffectKeysWarn(t *testing.T) {
+	lg, logs := observed()
+	_, err := LoadBroker(writeConf(t, "brokerIP1=127.0.0.1\nbrokerIP2=127.0.0.1\nmessageIndexSafe=true\n"+
+		"waitTimeMillsInSendQueue=100\nstoreReplyMessageEnable=false\n"), nil, lg)
+	require.NoError(t, err)
+	warned := logs.FilterMessageSnippet("no effect yet")
+	var keys []string
+	for _, e := range warned.All() {
+		keys = append(keys, e.ContextMap()["key"].(string))
+	}
+	require.ElementsMatch(t, []string{"messageIndexSafe", "waitTimeMillsInSendQueue"}, keys)
+}

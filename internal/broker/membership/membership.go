@@ -54,18 +54,26 @@ type Deps struct {
 	Notifier  Notifier
 }
 
+// Options are the broker settings membership depends on.
+type Options struct {
+	// NotifyConsumerIdsChangedDisabled is notifyConsumerIdsChangedEnable=false: no group's members
+	// are told of its changes (each group can turn it off too).
+	NotifyConsumerIdsChangedDisabled bool
+}
+
 // Service keeps the groups' membership.
 type Service struct {
+	opts Options
 	Deps
 	lg *zap.Logger
 }
 
 // New returns a Service.
-func New(deps Deps, lg *zap.Logger) *Service {
+func New(opts Options, deps Deps, lg *zap.Logger) *Service {
 	if lg == nil {
 		lg = zap.NewNop()
 	}
-	return &Service{Deps: deps, lg: lg}
+	return &Service{opts: opts, Deps: deps, lg: lg}
 }
 
 // Heartbeat registers the client on ch in the groups its heartbeat names, creating each consumer
@@ -111,9 +119,12 @@ func (s *Service) ConnClosed(chID uint64) {
 	s.Producers.ConnClosed(chID)
 }
 
-// GroupChanged tells a consumer group's remaining members to rebalance, unless the group turned
-// notification off (notifyConsumerIdsChangedEnable).
+// GroupChanged tells a consumer group's remaining members to rebalance, unless the broker or the
+// group turned notification off (notifyConsumerIdsChangedEnable).
 func (s *Service) GroupChanged(group string, remaining []client.ClientChannel) {
+	if s.opts.NotifyConsumerIdsChangedDisabled {
+		return
+	}
 	if cfg, ok := s.Groups.Get(group); ok && !cfg.NotifyConsumerIdsChangedEnable {
 		return
 	}

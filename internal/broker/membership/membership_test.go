@@ -84,7 +84,7 @@ func newEnv() *env {
 	g.RetryQueueNums = 3
 	e := &env{groups: fakeGroups{"CG": g}, topics: fakeTopics{}, consumers: &members{ids: map[string][]string{}},
 		producers: &producers{}, notifier: &notifier{}}
-	e.svc = New(Deps{Groups: e.groups, Topics: e.topics, Consumers: e.consumers, Producers: e.producers,
+	e.svc = New(Options{}, Deps{Groups: e.groups, Topics: e.topics, Consumers: e.consumers, Producers: e.producers,
 		Notifier: e.notifier}, nil)
 	return e
 }
@@ -135,4 +135,12 @@ func TestGroupChanged(t *testing.T) {
 	e.groups["CG"] = g
 	e.svc.GroupChanged("CG", remaining)
 	require.Len(t, e.notifier.told, 3, "a group that turned notification off is not told")
+}
+
+func TestGroupChangedBrokerSwitch(t *testing.T) {
+	e := newEnv()
+	e.svc.opts.NotifyConsumerIdsChangedDisabled = true
+	e.svc.GroupChanged("CG", []client.ClientChannel{{Channel: channel{1}}})
+	e.svc.GroupChanged("NotConfigured", []client.ClientChannel{{Channel: channel{1}}})
+	require.Empty(t, e.notifier.told, "notifyConsumerIdsChangedEnable=false: nobody is told")
 }

@@ -32,6 +32,10 @@ type Options struct {
 	Timeout time.Duration
 	// Compressed sends the zlib body form (compressedRegister).
 	Compressed bool
+	// SkipUnchanged is forceRegister=false: a periodic registration happens only when a name
+	// server's QUERY_DATA_VERSION says the topic table changed (the query keeps the broker alive
+	// there). Registrations asked for with Trigger always happen.
+	SkipUnchanged bool
 }
 
 // Result is what a nameserver answered to a registration.
@@ -88,10 +92,50 @@ func (r *Registrar) loop() {
 		case <-r.stopc:
 			return
 		case <-t.C:
+			r.periodic()
 		case <-r.kick:
+			r.RegisterAll()
 		}
+	}
+}
+
+// periodic is the registration every period (Java's registerBrokerAll with forceRegister).
+func (r *Registrar) periodic() {
+	if !r.opts.SkipUnchanged || r.needRegister() {
 		r.RegisterAll()
 	}
+}
+
+// needRegister asks every name server whether the topic table's version differs from the one it
+// has (Java needRegister); an error counts as a change.
+func (r *Registrar) needRegister() bool {
+	version, err := body.Marshal(r.topics().DataVersion)
+	if err != nil {
+		return true
+	}
+	changed := make(chan bool, len(r.opts.NamesrvAddrs))
+	for _, addr := range r.opts.NamesrvAddrs {
+		go func() { changed <- r.queryChanged(addr, version) }()
+	}
+	any := false
+	for range r.opts.NamesrvAddrs {
+		any = <-changed || any
+	}
+	return any
+}
+
+// queryChanged sends QUERY_DATA_VERSION to one name server.
+func (r *Registrar) queryChanged(addr string, version []byte) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), r.opts.Timeout)
+	defer cancel()
+	resp, err := r.client.Invoke(ctx, addr, protocol.NewHeaderRequest(protocol.QueryDataVersion,
+		&protocol.QueryDataVersionRequestHeader{BrokerName: r.opts.BrokerName, BrokerAddr: r.opts.BrokerAddr,
+			ClusterName: r.opts.ClusterName, BrokerID: r.opts.BrokerID}, version))
+	if err != nil || resp.ResponseCode() != protocol.Success {
+		return true
+	}
+	var h protocol.QueryDataVersionResponseHeader
+	return h.Decode(resp.ExtFields) != nil || h.Changed
 }
 
 // Trigger asks for a registration soon (after a topic was created or changed) without waiting.

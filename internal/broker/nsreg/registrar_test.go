@@ -23,6 +23,8 @@ type fakeNamesrv struct {
 	registered []*protocol.Command
 	unregs     int
 	bodies     []*body.RegisterBrokerBody
+	queried    []string // the DataVersion bodies of QUERY_DATA_VERSION
+	changed    bool     // what QUERY_DATA_VERSION answers
 }
 
 func (f *fakeNamesrv) start(t *testing.T) string {
@@ -40,6 +42,14 @@ func (f *fakeNamesrv) start(t *testing.T) string {
 			resp.SetExt("haServerAddr", "10.0.0.1:10912")
 			return resp
 		}))
+		s.Handle(protocol.QueryDataVersion, remoting.HandlerFunc(func(_ context.Context, _ *remoting.Conn, req *protocol.Command) *protocol.Command {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			f.queried = append(f.queried, string(req.Body))
+			resp := protocol.NewResponse(req, protocol.Success, "")
+			protocol.QueryDataVersionResponseHeader{Changed: f.changed}.Encode(&resp.ExtFields)
+			return resp
+		}))
 		s.Handle(protocol.UnregisterBroker, remoting.HandlerFunc(func(_ context.Context, _ *remoting.Conn, req *protocol.Command) *protocol.Command {
 			f.mu.Lock()
 			f.unregs++
@@ -48,6 +58,12 @@ func (f *fakeNamesrv) start(t *testing.T) string {
 		}))
 	})
 	return srv.Addr().String()
+}
+
+func (f *fakeNamesrv) queries() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.queried...)
 }
 
 func (f *fakeNamesrv) count() (int, int) {
@@ -101,4 +117,39 @@ func TestPeriodIsClamped(t *testing.T) {
 	require.Equal(t, 10*time.Second, r.opts.Period)
 	r = New(Options{Period: time.Hour}, nil, nil, nil, nil)
 	require.Equal(t, time.Minute, r.opts.Period)
+}
+
+// TestSkipUnchanged: with forceRegister=false the periodic registration asks every name server
+// for the topic table's version first and registers only when one says it changed; a
+// registration asked for with Trigger always happens.
+func TestSkipUnchanged(t *testing.T) {
+	a, b := &fakeNamesrv{}, &fakeNamesrv{}
+	addrs := []string{a.start(t), b.start(t)}
+	cli := remoting.NewClient(remoting.ClientOptions{}, nil)
+	defer func() { require.NoError(t, cli.Close()) }()
+	topics := body.TopicConfigSerializeWrapper{DataVersion: body.DataVersion{Counter: 7, Timestamp: 1700000000000}}
+	r := New(Options{NamesrvAddrs: addrs, BrokerName: "b", BrokerAddr: "127.0.0.1:10911", SkipUnchanged: true}, cli,
+		func() body.TopicConfigSerializeWrapper { return topics }, nil, nil)
+	r.periodic()
+	for _, f := range []*fakeNamesrv{a, b} {
+		n, _ := f.count()
+		require.Zero(t, n, "unchanged: no registration")
+		q := f.queries()
+		require.Len(t, q, 1)
+		require.JSONEq(t, `{"counter":7,"timestamp":1700000000000}`, q[0])
+	}
+	b.mu.Lock()
+	b.changed = true
+	b.mu.Unlock()
+	r.periodic()
+	for _, f := range []*fakeNamesrv{a, b} {
+		n, _ := f.count()
+		require.Equal(t, 1, n, "one name server saw a change: every one gets the registration")
+	}
+
+	forced := New(Options{NamesrvAddrs: addrs[:1], BrokerName: "b"}, cli, func() body.TopicConfigSerializeWrapper { return topics }, nil, nil)
+	forced.periodic()
+	n, _ := a.count()
+	require.Equal(t, 2, n, "forceRegister (the default) registers every period")
+	require.Len(t, a.queries(), 2, "without asking")
 }
