@@ -148,7 +148,7 @@ func TestConsumerGroup(t *testing.T) {
 	cs, err := c.ExamineConsumeStats(ctx, "GroupPay")
 	require.NoError(t, err)
 	w := cs.OffsetTable[body.MessageQueue{Topic: "Pay", BrokerName: "broker-a", QueueID: 0}]
-	require.Equal(t, body.OffsetWrapper{BrokerOffset: 3, ConsumerOffset: 1, LastTimestamp: w.LastTimestamp}, w)
+	require.Equal(t, body.OffsetWrapper{BrokerOffset: 3, ConsumerOffset: 1, LastTimestamp: w.LastTimestamp, PullOffset: 1}, w)
 	require.Positive(t, w.LastTimestamp)
 	require.Equal(t, int64(2), admin.TotalDiff(cs))
 

@@ -66,8 +66,8 @@ func TestBrokerConsumeStats(t *testing.T) {
 	require.Len(t, g, 1)
 	require.Equal(t, 2.5, g[0].ConsumeTps)
 	require.Equal(t, map[body.MessageQueue]body.OffsetWrapper{
-		mq(0): {BrokerOffset: 10, ConsumerOffset: 4, LastTimestamp: 1003},
-		mq(1): {BrokerOffset: 11, ConsumerOffset: 11, LastTimestamp: 1010},
+		mq(0): {BrokerOffset: 10, ConsumerOffset: 4, LastTimestamp: 1003, PullOffset: 4},
+		mq(1): {BrokerOffset: 11, ConsumerOffset: 11, LastTimestamp: 1010, PullOffset: 11},
 	}, g[0].OffsetTable, "the write queues")
 	require.Empty(t, l.ConsumeStatsList[1]["Idle"])
 	require.Len(t, l.ConsumeStatsList[2]["Online"], 1, "an online group's unsubscribed topic O is left out")

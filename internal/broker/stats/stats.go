@@ -143,6 +143,10 @@ func (s *Service) addProgress(table map[body.MessageQueue]body.OffsetWrapper, gr
 		if off, ok := s.Offsets.Query(group, name, q); ok {
 			w.ConsumerOffset = off
 		}
+		// The broker keeps no offsets of pulls apart from commits: pullOffset is the committed
+		// offset, as Apache 5 answers for a queue it recorded no pull of (5.x's mqadmin prints
+		// pullOffset-consumerOffset as #Inflight: 0, not minus the offset).
+		w.PullOffset = w.ConsumerOffset
 		if w.ConsumerOffset > 0 {
 			w.LastTimestamp = s.Store.MessageStoreTime(name, q, w.ConsumerOffset-1)
 		}

@@ -126,7 +126,7 @@ func TestTopicStats(t *testing.T) {
 func TestConsumeStats(t *testing.T) {
 	s := newService(fakeOffsets{"G": {"T": {0: 4, 2: 0}, "Gone": {0: 1}}}, nil)
 	want := map[body.MessageQueue]body.OffsetWrapper{
-		mq(0): {BrokerOffset: 10, ConsumerOffset: 4, LastTimestamp: 1003},
+		mq(0): {BrokerOffset: 10, ConsumerOffset: 4, LastTimestamp: 1003, PullOffset: 4},
 		mq(1): {BrokerOffset: 11},
 		mq(2): {BrokerOffset: 12},
 	}

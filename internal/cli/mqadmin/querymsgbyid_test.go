@@ -46,7 +46,7 @@ func TestQueryMsgByID(t *testing.T) {
 		"Message Body:        hello, world",
 	}, lines(out))
 
-	require.Contains(t, out, "KEYS=k1 k2, TAGS=TagA, UNIQ_KEY=0A00000100000000000000000000FFFF")
+	require.Contains(t, out, "KEYS=k1 k2, MSG_REGION=DefaultRegion, TAGS=TagA, TRACE_ON=false, UNIQ_KEY=0A00000100000000000000000000FFFF")
 
 	out = mustRunAdmin(t, "queryMsgById", "-i", sent.OffsetMsgID+", "+other.OffsetMsgID)
 	require.Contains(t, out, "Message Body:        hello, world\n\nOffsetID:            "+other.OffsetMsgID+"\n")
