@@ -31,6 +31,10 @@ func TestJavaClients(t *testing.T) {
 	plain := cluster.Start(t, cluster.Options{ClusterName: "JavaCluster", BrokerProps: plainProps()})
 	acl := cluster.Start(t, cluster.Options{ClusterName: "JavaAclCluster", BrokerProps: aclProps(t)})
 	tls := cluster.Start(t, cluster.Options{ClusterName: "JavaTlsCluster", BrokerProps: tlsProps(t)})
+	// AdminApiTest and MqadminCliTest change a broker's permission and configuration: each client
+	// version gets a cluster of its own, so that neither disturbs the other nor anything else.
+	admin498 := cluster.Start(t, cluster.Options{ClusterName: "JavaAdminCluster498"})
+	admin533 := cluster.Start(t, cluster.Options{ClusterName: "JavaAdminCluster533"})
 
 	props := map[string]string{
 		"rmq.namesrv":     plain.NamesrvAddr(),
@@ -38,6 +42,11 @@ func TestJavaClients(t *testing.T) {
 		"rmq.acl.namesrv": acl.NamesrvAddr(),
 		"rmq.tls.namesrv": tls.NamesrvAddr(),
 		"rmq.rendezvous":  t.TempDir(),
+
+		"rmq.admin.namesrv.v498": admin498.NamesrvAddr(),
+		"rmq.admin.cluster.v498": admin498.Name,
+		"rmq.admin.namesrv.v533": admin533.NamesrvAddr(),
+		"rmq.admin.cluster.v533": admin533.Name,
 	}
 	runErr := runSuite(t, mvn, dir, props)
 	reports := readReports(t, dir)

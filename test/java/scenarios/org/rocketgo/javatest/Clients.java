@@ -16,6 +16,7 @@ import org.apache.rocketmq.client.producer.TransactionMQProducer;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.remoting.RPCHook;
+import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 
 /**
  * The official clients of one scenario, configured for one cluster, shut down (in reverse start
@@ -43,6 +44,19 @@ final class Clients implements AutoCloseable {
      * first send on a 2-core machine running the rest of the test suite beside the JVMs.
      */
     static final int SEND_TIMEOUT_MS = 15_000;
+
+    /** Clients of this client version's admin cluster (Rmq.adminNamesrv). */
+    static Clients admin() {
+        return new Clients(Rmq.adminNamesrv(), null, false);
+    }
+
+    /** A started DefaultMQAdminExt, Apache's admin API, with a 15 s call timeout. */
+    DefaultMQAdminExt adminExt() throws MQClientException {
+        DefaultMQAdminExt a = configure(new DefaultMQAdminExt(hook, SEND_TIMEOUT_MS));
+        a.start();
+        shutdowns.push(a::shutdown);
+        return a;
+    }
 
     /** Clients of the plain cluster. */
     static Clients plain() {

@@ -35,6 +35,11 @@ final class Msgs {
         return ((MessageClientExt) m).getOffsetMsgId();
     }
 
+    /** The offsetMsgId of any message read from the broker: the one it has, or its msgId when decoded plainly. */
+    static String offsetMsgIdOf(MessageExt m) {
+        return m instanceof MessageClientExt ? offsetMsgId(m) : m.getMsgId();
+    }
+
     static byte[] body(String prefix, int i) {
         return ("body of " + prefix + " #" + i + " from " + Rmq.VERSION).getBytes(StandardCharsets.UTF_8);
     }

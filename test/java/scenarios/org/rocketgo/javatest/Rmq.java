@@ -36,6 +36,19 @@ final class Rmq {
         return required("rmq.tls.namesrv");
     }
 
+    /**
+     * The name server of this client version's admin cluster: AdminApiTest and MqadminCliTest change
+     * its broker's permission and configuration, so each version has one of its own.
+     */
+    static String adminNamesrv() {
+        return required("rmq.admin.namesrv." + TAG);
+    }
+
+    /** brokerClusterName of this client version's admin cluster. */
+    static String adminCluster() {
+        return required("rmq.admin.cluster." + TAG);
+    }
+
     /** brokerClusterName of the plain cluster. */
     static String clusterName() {
         return required("rmq.cluster");

@@ -1,9 +1,16 @@
 package org.rocketgo.javatest;
 
+import java.util.List;
+import java.util.Set;
+
 import org.apache.rocketmq.client.MQAdmin;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.common.TopicConfig;
+import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.common.protocol.heartbeat.MessageModel;
+import org.apache.rocketmq.common.subscription.SubscriptionGroupConfig;
+import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 
 /** The few calls whose names differ between rocketmq-client 4.9.8 and 5.3.3 (this is 4.9.8's). */
 public final class Compat {
@@ -31,5 +38,55 @@ public final class Compat {
     /** Creates topic with queues read and write queues on every broker TBW102 routes to. */
     public static void createTopic(MQAdmin admin, String topic, int queues) throws MQClientException {
         admin.createTopic("TBW102", topic, queues);
+    }
+
+    /** Whether DefaultMQAdminExt has the list forms of topic and group creation: 4.9.8's has not. */
+    public static boolean hasListAdmin() {
+        return false;
+    }
+
+    /** Creates topics with UPDATE_AND_CREATE_TOPIC_LIST (5.x); 4.9.8 has no such call. */
+    public static void createTopicList(DefaultMQAdminExt admin, String addr, List<TopicConfig> configs) {
+        throw new UnsupportedOperationException("rocketmq-tools 4.9.8 has no createAndUpdateTopicConfigList");
+    }
+
+    /** Creates groups with UPDATE_AND_CREATE_SUBSCRIPTIONGROUP_LIST (5.x); 4.9.8 has no such call. */
+    public static void createGroupList(DefaultMQAdminExt admin, String addr, List<String> groups, int retryMaxTimes) {
+        throw new UnsupportedOperationException("rocketmq-tools 4.9.8 has no createAndUpdateSubscriptionGroupConfigList");
+    }
+
+    /** Creates or updates a consumer group (SubscriptionGroupConfig lives in common.subscription in 4.9). */
+    public static void createGroup(DefaultMQAdminExt admin, String addr, String group, int retryMaxTimes) throws Exception {
+        SubscriptionGroupConfig cfg = new SubscriptionGroupConfig();
+        cfg.setGroupName(group);
+        cfg.setRetryMaxTimes(retryMaxTimes);
+        admin.createAndUpdateSubscriptionGroupConfig(addr, cfg);
+    }
+
+    /** A group's retryMaxTimes as the broker has it, null for a group it does not have. */
+    public static Integer groupRetryMaxTimes(DefaultMQAdminExt admin, String addr, String group) throws Exception {
+        SubscriptionGroupConfig cfg = admin.examineSubscriptionGroupConfig(addr, group);
+        return cfg == null ? null : cfg.getRetryMaxTimes();
+    }
+
+    /** CONSUME_MESSAGE_DIRECTLY through the admin API: 4.9.8 names the message by its offset id. */
+    public static String consumeDirectly(DefaultMQAdminExt admin, String group, String clientId, String topic,
+        String offsetMsgId) throws Exception {
+        return admin.consumeMessageDirectly(group, clientId, offsetMsgId).getConsumeResult().name();
+    }
+
+    /**
+     * Moves a group's offset of one queue: 4.9.8's admin API has no per-queue reset, only
+     * UPDATE_CONSUMER_OFFSET.
+     */
+    public static void resetQueueOffset(DefaultMQAdminExt admin, String addr, String brokerName, String group,
+        String topic, int queueId, long offset) throws Exception {
+        admin.updateConsumeOffset(addr, group, new MessageQueue(topic, brokerName, queueId), offset);
+    }
+
+    /** Deletes a topic from the name servers (the argument order differs between 4.9.8 and 5.x). */
+    public static void deleteTopicInNameServer(DefaultMQAdminExt admin, Set<String> namesrvs, String topic,
+        String cluster) throws Exception {
+        admin.deleteTopicInNameServer(namesrvs, topic, cluster);
     }
 }

@@ -1,11 +1,18 @@
 package org.rocketgo.javatest;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
+import java.util.Set;
 
 import org.apache.rocketmq.client.MQAdmin;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.exception.MQBrokerException;
 import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel;
+import org.apache.rocketmq.remoting.protocol.subscription.SubscriptionGroupConfig;
+import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
 
 /** The few calls whose names differ between rocketmq-client 4.9.8 and 5.3.3 (this is 5.3.3's). */
 public final class Compat {
@@ -33,5 +40,75 @@ public final class Compat {
     /** Creates topic with queues read and write queues on every broker TBW102 routes to. */
     public static void createTopic(MQAdmin admin, String topic, int queues) throws MQClientException {
         admin.createTopic("TBW102", topic, queues, new HashMap<>());
+    }
+
+    /** Whether DefaultMQAdminExt has the list forms of topic and group creation: 5.x's has. */
+    public static boolean hasListAdmin() {
+        return true;
+    }
+
+    /** Creates topics with UPDATE_AND_CREATE_TOPIC_LIST. */
+    public static void createTopicList(DefaultMQAdminExt admin, String addr, List<TopicConfig> configs) throws Exception {
+        admin.createAndUpdateTopicConfigList(addr, configs);
+    }
+
+    /** Creates groups with UPDATE_AND_CREATE_SUBSCRIPTIONGROUP_LIST. */
+    public static void createGroupList(DefaultMQAdminExt admin, String addr, List<String> groups, int retryMaxTimes)
+        throws Exception {
+        List<SubscriptionGroupConfig> configs = new ArrayList<>();
+        for (String g : groups) {
+            SubscriptionGroupConfig cfg = new SubscriptionGroupConfig();
+            cfg.setGroupName(g);
+            cfg.setRetryMaxTimes(retryMaxTimes);
+            configs.add(cfg);
+        }
+        admin.createAndUpdateSubscriptionGroupConfigList(addr, configs);
+    }
+
+    /** Creates or updates a consumer group (SubscriptionGroupConfig moved to remoting.protocol in 5.x). */
+    public static void createGroup(DefaultMQAdminExt admin, String addr, String group, int retryMaxTimes) throws Exception {
+        SubscriptionGroupConfig cfg = new SubscriptionGroupConfig();
+        cfg.setGroupName(group);
+        cfg.setRetryMaxTimes(retryMaxTimes);
+        admin.createAndUpdateSubscriptionGroupConfig(addr, cfg);
+    }
+
+    /**
+     * A group's retryMaxTimes as the broker has it, null for a group it does not have: 5.x's
+     * GET_SUBSCRIPTIONGROUP_CONFIG (352, MQClientAPIImpl.getSubscriptionGroupConfig, which the
+     * dashboard's 5.x builds call; DefaultMQAdminExt's examineSubscriptionGroupConfig reads them all).
+     */
+    public static Integer groupRetryMaxTimes(DefaultMQAdminExt admin, String addr, String group) throws Exception {
+        try {
+            SubscriptionGroupConfig cfg = admin.getDefaultMQAdminExtImpl().getMqClientInstance().getMQClientAPIImpl()
+                .getSubscriptionGroupConfig(addr, group, 15000);
+            return cfg.getRetryMaxTimes();
+        } catch (MQBrokerException e) {
+            if (e.getResponseCode() == 26) { // SUBSCRIPTION_GROUP_NOT_EXIST
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    /** CONSUME_MESSAGE_DIRECTLY through the admin API: 5.x names the message by topic and id. */
+    public static String consumeDirectly(DefaultMQAdminExt admin, String group, String clientId, String topic,
+        String offsetMsgId) throws Exception {
+        return admin.consumeMessageDirectly(group, clientId, topic, offsetMsgId).getConsumeResult().name();
+    }
+
+    /**
+     * Moves a group's offset of one queue with 5.x's resetOffsetByQueueId: UPDATE_CONSUMER_OFFSET,
+     * then INVOKE_BROKER_TO_RESET_OFFSET naming the queue and the offset.
+     */
+    public static void resetQueueOffset(DefaultMQAdminExt admin, String addr, String brokerName, String group,
+        String topic, int queueId, long offset) throws Exception {
+        admin.resetOffsetByQueueId(addr, group, topic, queueId, offset);
+    }
+
+    /** Deletes a topic from the name servers (the argument order differs between 4.9.8 and 5.x). */
+    public static void deleteTopicInNameServer(DefaultMQAdminExt admin, Set<String> namesrvs, String topic,
+        String cluster) throws Exception {
+        admin.deleteTopicInNameServer(namesrvs, cluster, topic);
     }
 }
