@@ -18,7 +18,7 @@ func namesrvCases() map[string]namesrvCase {
 			require.Equal(t, "127.0.0.1:9876", o.Namesrv.ListenAddr)
 		}},
 		"serverChannelMaxIdleTimeSeconds": {line: "serverChannelMaxIdleTimeSeconds=30", want: func(t *testing.T, o NamesrvOptions) {
-			require.Equal(t, 30*time.Second, o.Namesrv.IdleTimeout)
+			require.Equal(t, 30*time.Second, o.Namesrv.Limits.IdleTimeout)
 		}},
 		"kvConfigPath": {line: "kvConfigPath=/tmp/kv.json", want: func(t *testing.T, o NamesrvOptions) {
 			require.Equal(t, "/tmp/kv.json", o.Namesrv.KVConfigPath)

@@ -55,7 +55,7 @@ func namesrvKeys() []namesrvKey {
 			doc:   "Close connections idle this long (seconds).",
 			field: func(c *Namesrv) any { return &c.ServerChannelMaxIdleTimeSeconds },
 			to: func(c *Namesrv, o *NamesrvOptions) {
-				o.Namesrv.IdleTimeout = time.Duration(c.ServerChannelMaxIdleTimeSeconds) * time.Second
+				o.Namesrv.Limits.IdleTimeout = time.Duration(c.ServerChannelMaxIdleTimeSeconds) * time.Second
 			}},
 		namesrvKey{name: "kvConfigPath", defFunc: func() string { return filepath.Join(userHome(), "namesrv", "kvConfig.json") },
 			defDoc: "`${user.home}/namesrv/kvConfig.json`",

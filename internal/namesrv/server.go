@@ -27,8 +27,9 @@ type Options struct {
 	ScanNotActiveBrokerInterval time.Duration
 	// BrokerChannelExpiredTime is how long a broker stays without re-registering.
 	BrokerChannelExpiredTime time.Duration
-	// IdleTimeout closes connections silent this long (serverChannelMaxIdleTimeSeconds); 0 never.
-	IdleTimeout time.Duration
+	// Limits bound the connections of the name server's port: idle time
+	// (serverChannelMaxIdleTimeSeconds; 0 never), number, queued bytes (remoting.Limits).
+	Limits remoting.Limits
 	// OrderMessageEnable adds orderTopicConf (KV namespace ORDER_TOPIC_CONFIG) to routes.
 	OrderMessageEnable bool
 	// ReturnOrderTopicConfigToBroker answers REGISTER_BROKER with the ORDER_TOPIC_CONFIG table.
@@ -64,7 +65,7 @@ func DefaultOptions() Options {
 		KVConfigPath:                   filepath.Join(home, "namesrv", "kvConfig.json"),
 		ScanNotActiveBrokerInterval:    5 * time.Second,
 		BrokerChannelExpiredTime:       DefaultBrokerChannelExpiredTime,
-		IdleTimeout:                    120 * time.Second,
+		Limits:                         remoting.Limits{IdleTimeout: 120 * time.Second},
 		ReturnOrderTopicConfigToBroker: true,
 		EnableAllTopicList:             true,
 		EnableTopicList:                true,
@@ -123,7 +124,7 @@ func New(opts Options, lg *zap.Logger, reg prometheus.Registerer) (*Server, erro
 	s.srv = remoting.NewServer(remoting.ServerOptions{
 		Addr:                  opts.ListenAddr,
 		MaxConcurrentRequests: opts.MaxConcurrentRequests,
-		IdleTimeout:           opts.IdleTimeout,
+		Limits:                opts.Limits,
 		OnDisconnect:          s.onDisconnect,
 		Observe:               opts.Observe,
 		TLS:                   opts.TLS,
