@@ -87,8 +87,21 @@ func addrString(a net.Addr) string {
 // start runs the reader and the writer through tryGo; if the owner is closing, the connection is
 // shut down instead.
 func (c *Conn) start(tryGo func(func()) bool) {
-	if !tryGo(c.writeLoop) || !tryGo(c.readLoop) {
+	if !tryGo(c.guarded(c.writeLoop)) || !tryGo(c.guarded(c.readLoop)) {
 		c.shutdown(ErrConnClosed)
+	}
+}
+
+// guarded runs f; a panic (a bug) is logged and closes the connection instead of the process.
+func (c *Conn) guarded(f func()) func() {
+	return func() {
+		defer func() {
+			if r := recover(); r != nil {
+				c.lg.Error("connection goroutine panicked; closing the connection", zap.Any("panic", r), zap.Stack("stack"))
+				c.shutdown(fmt.Errorf("remoting: panic: %v", r))
+			}
+		}()
+		f()
 	}
 }
 
@@ -179,7 +192,7 @@ func (c *Conn) shutdown(cause error) {
 func (c *Conn) runHook(f func()) {
 	defer func() {
 		if r := recover(); r != nil {
-			c.lg.Error("OnClose hook panicked", zap.Any("panic", r), zap.Stack("stack"))
+			c.lg.Error("connection hook panicked", zap.Any("panic", r), zap.Stack("stack"))
 		}
 	}()
 	f()

@@ -73,7 +73,7 @@ func (d *dispatcher) add() bool {
 // caller's goroutine instead, so that a callback still runs exactly once.
 func (d *dispatcher) callback(cb func(*protocol.Command, error), resp *protocol.Command, err error) {
 	if !d.hand(job{cb: cb, resp: resp, err: err}, true) {
-		cb(resp, err)
+		d.runCallback(cb, resp, err)
 	}
 }
 

@@ -259,10 +259,21 @@ func (s *Server) detect(nc net.Conn) {
 	}
 	s.mu.detecting[nc] = struct{}{}
 	s.mu.Unlock()
-	if !s.disp.tryGo(func() { s.acceptTLS(nc) }) {
+	if !s.disp.tryGo(func() { s.acceptTLSGuarded(nc) }) {
 		s.doneDetecting(nc)
 		_ = nc.Close()
 	}
+}
+
+// acceptTLSGuarded is acceptTLS; a panic (a bug) is logged and closes nc.
+func (s *Server) acceptTLSGuarded(nc net.Conn) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.lg.Error("TLS detection panicked; closing the connection", zap.Any("panic", r), zap.Stack("stack"))
+			_ = nc.Close()
+		}
+	}()
+	s.acceptTLS(nc)
 }
 
 func (s *Server) doneDetecting(nc net.Conn) {
@@ -284,7 +295,7 @@ func (s *Server) serveConn(nc net.Conn) {
 
 	c.lg.Debug("connection accepted")
 	if s.opts.OnConnect != nil {
-		s.opts.OnConnect(c)
+		c.runHook(func() { s.opts.OnConnect(c) })
 	}
 	c.OnClose(func() {
 		s.mu.Lock()
