@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"sync"
@@ -46,6 +47,23 @@ type Options struct {
 	DeleteTopicWithBrokerRegistration bool
 	// MaxConcurrentRequests bounds requests in flight; 0 means remoting's default.
 	MaxConcurrentRequests int
+	// MaxTopicsPerRegistration bounds the topics of one REGISTER_BROKER (registerBrokerMaxTopics);
+	// 0 means DefaultMaxTopicsPerRegistration.
+	MaxTopicsPerRegistration int
+	// MaxRegistrationBodyBytes bounds a REGISTER_BROKER body once inflated
+	// (registerBrokerMaxBodyBytes); 0 means DefaultMaxRegistrationBodyBytes.
+	MaxRegistrationBodyBytes int
+	// KVMaxValueBytes and KVMaxTotalBytes bound the KV store (kvConfigMaxValueBytes,
+	// kvConfigMaxTotalBytes); 0 takes KVOptions' defaults.
+	KVMaxValueBytes int
+	KVMaxTotalBytes int
+	// RegistrationAllowlist, when not empty, holds the only addresses REGISTER_BROKER,
+	// UNREGISTER_BROKER and QUERY_DATA_VERSION are taken from (brokerRegistrationAllowlist);
+	// AdminAllowlist the same for PUT_KV_CONFIG, DELETE_KV_CONFIG and DELETE_TOPIC_IN_NAMESRV
+	// (adminWriteAllowlist). Others are answered NO_PERMISSION. Empty, the default as in Apache
+	// RocketMQ, admits everyone.
+	RegistrationAllowlist []netip.Prefix
+	AdminAllowlist        []netip.Prefix
 	// Observe, if set, is called for every response written (request code, response code,
 	// latency); the caller wires it to the RPC metrics.
 	Observe func(code protocol.RequestCode, respCode protocol.ResponseCode, d time.Duration)
@@ -105,7 +123,14 @@ func New(opts Options, lg *zap.Logger, reg prometheus.Registerer) (*Server, erro
 	if opts.KVConfigPath == "" {
 		return nil, errors.New("namesrv: KVConfigPath is empty")
 	}
-	kv, err := NewKVConfig(opts.KVConfigPath, lg)
+	if opts.MaxTopicsPerRegistration <= 0 {
+		opts.MaxTopicsPerRegistration = DefaultMaxTopicsPerRegistration
+	}
+	if opts.MaxRegistrationBodyBytes <= 0 {
+		opts.MaxRegistrationBodyBytes = DefaultMaxRegistrationBodyBytes
+	}
+	kv, err := NewKVConfig(KVOptions{Path: opts.KVConfigPath, MaxValueBytes: opts.KVMaxValueBytes,
+		MaxTotalBytes: opts.KVMaxTotalBytes}, lg)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +145,7 @@ func New(opts Options, lg *zap.Logger, reg prometheus.Registerer) (*Server, erro
 		}),
 		stop: make(chan struct{}),
 	}
-	s.proc = &processor{opts: opts, lg: lg, routes: s.routes, kv: kv}
+	s.proc = &processor{opts: opts, lg: lg, warn: newLimitedLog(lg), routes: s.routes, kv: kv}
 	s.srv = remoting.NewServer(remoting.ServerOptions{
 		Addr:                  opts.ListenAddr,
 		MaxConcurrentRequests: opts.MaxConcurrentRequests,
@@ -151,6 +176,18 @@ func (s *Server) registerMetrics(reg prometheus.Registerer) error {
 			Name: "rocketgo_namesrv_topics", Help: "Topics with a route on the name server.",
 			ConstLabels: s.opts.MetricLabels,
 		}, func() float64 { return float64(s.routes.TopicCount()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "rocketgo_namesrv_kv_file_writes_total", Help: "Times kvConfig.json has been written.",
+			ConstLabels: s.opts.MetricLabels,
+		}, func() float64 { return float64(s.kv.Writes()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "rocketgo_namesrv_connections", Help: "Open connections to the name server's port.",
+			ConstLabels: s.opts.MetricLabels,
+		}, func() float64 { return float64(s.srv.Connections()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "rocketgo_namesrv_queued_bytes", Help: "Bytes of answers waiting to be written, on all connections.",
+			ConstLabels: s.opts.MetricLabels,
+		}, func() float64 { return float64(s.srv.QueuedBytes()) }),
 	} {
 		if err := reg.Register(g); err != nil {
 			return fmt.Errorf("namesrv: register metrics: %w", err)
@@ -223,8 +260,10 @@ func (s *Server) scanLoop() {
 func (s *Server) ScanNotActiveBrokers() {
 	for _, e := range s.routes.ScanNotActiveBrokers() {
 		s.lg.Warn("broker expired", zap.String("brokerAddr", e.BrokerAddr), zap.Time("lastUpdate", e.LastUpdate))
-		if c, ok := e.Conn.(*remoting.Conn); ok && c != nil {
-			_ = c.Close()
+		for _, conn := range e.Conns {
+			if c, ok := conn.(*remoting.Conn); ok && c != nil {
+				_ = c.Close()
+			}
 		}
 	}
 }

@@ -189,10 +189,7 @@ func (s *Server) acceptLimit() bool {
 	if s.opts.MaxConnections < 0 {
 		return true
 	}
-	s.mu.Lock()
-	n := len(s.mu.conns) + len(s.mu.detecting)
-	s.mu.Unlock()
-	if n < s.opts.MaxConnections {
+	if s.Connections() < s.opts.MaxConnections {
 		return true
 	}
 	refused := s.refused.Add(1)
@@ -204,3 +201,13 @@ func (s *Server) acceptLimit() bool {
 	}
 	return false
 }
+
+// Connections returns how many connections the server has open (TLS detection included).
+func (s *Server) Connections() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.mu.conns) + len(s.mu.detecting)
+}
+
+// QueuedBytes returns the bytes queued for writing on all the server's connections.
+func (s *Server) QueuedBytes() int64 { return s.cfg.limits.total.Load() }
