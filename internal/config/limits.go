@@ -111,3 +111,56 @@ func (a Allowlist) String() string {
 	}
 	return strings.Join(parts, ",")
 }
+
+// NamesrvGuardKeys are namesrv.conf's caps and allowlists against hostile peers (our keys).
+type NamesrvGuardKeys struct {
+	RegisterBrokerMaxTopics     int
+	RegisterBrokerMaxBodyBytes  int
+	KVConfigMaxValueBytes       int
+	KVConfigMaxTotalBytes       int
+	BrokerRegistrationAllowlist Allowlist
+	AdminWriteAllowlist         Allowlist
+}
+
+func namesrvGuardKeys() []namesrvKey {
+	return section("Connections and limits",
+		namesrvKey{name: "registerBrokerMaxTopics", origin: ours, def: "100000", check: positive,
+			doc:   "REGISTER_BROKER listing more topics is refused (SYSTEM_ERROR naming this key).",
+			field: func(c *Namesrv) any { return &c.RegisterBrokerMaxTopics },
+			to:    func(c *Namesrv, o *NamesrvOptions) { o.Namesrv.MaxTopicsPerRegistration = c.RegisterBrokerMaxTopics }},
+		namesrvKey{name: "registerBrokerMaxBodyBytes", origin: ours, def: "33554432", check: positive,
+			doc:   "REGISTER_BROKER whose body is larger once inflated is refused, without inflating the rest.",
+			field: func(c *Namesrv) any { return &c.RegisterBrokerMaxBodyBytes },
+			to:    func(c *Namesrv, o *NamesrvOptions) { o.Namesrv.MaxRegistrationBodyBytes = c.RegisterBrokerMaxBodyBytes }},
+		namesrvKey{name: "kvConfigMaxValueBytes", origin: ours, def: "16384", check: positive,
+			doc:   "PUT_KV_CONFIG with a longer value is refused. Values are logged by length and a short prefix.",
+			field: func(c *Namesrv) any { return &c.KVConfigMaxValueBytes },
+			to:    func(c *Namesrv, o *NamesrvOptions) { o.Namesrv.KVMaxValueBytes = c.KVConfigMaxValueBytes }},
+		namesrvKey{name: "kvConfigMaxTotalBytes", origin: ours, def: "16777216", check: positive,
+			doc:   "The KV store holds at most this many bytes of namespaces, keys and values; a put beyond is refused.",
+			field: func(c *Namesrv) any { return &c.KVConfigMaxTotalBytes },
+			to:    func(c *Namesrv, o *NamesrvOptions) { o.Namesrv.KVMaxTotalBytes = c.KVConfigMaxTotalBytes }},
+		namesrvKey{name: "brokerRegistrationAllowlist", origin: ours, defDoc: "(empty = everyone)",
+			doc: "IP addresses and CIDR prefixes (`,` or `;` separated) REGISTER_BROKER, UNREGISTER_BROKER and " +
+				"QUERY_DATA_VERSION are taken from; others get NO_PERMISSION.",
+			field: func(c *Namesrv) any { return &c.BrokerRegistrationAllowlist },
+			to: func(c *Namesrv, o *NamesrvOptions) {
+				o.Namesrv.RegistrationAllowlist = c.BrokerRegistrationAllowlist.Prefixes
+			}},
+		namesrvKey{name: "adminWriteAllowlist", origin: ours, defDoc: "(empty = everyone)",
+			doc: "IP addresses and CIDR prefixes PUT_KV_CONFIG, DELETE_KV_CONFIG and DELETE_TOPIC_IN_NAMESRV are " +
+				"taken from; others get NO_PERMISSION.",
+			field: func(c *Namesrv) any { return &c.AdminWriteAllowlist },
+			to:    func(c *Namesrv, o *NamesrvOptions) { o.Namesrv.AdminAllowlist = c.AdminWriteAllowlist.Prefixes }},
+	)
+}
+
+func brokerGuardKeys() []brokerKey {
+	return section("Connections and limits",
+		brokerKey{name: "haAllowlist", origin: ours, defDoc: "(empty = everyone)",
+			doc: "IP addresses and CIDR prefixes a master accepts slaves from on the HA port; any other " +
+				"connection is closed before it reads a byte.",
+			field: func(c *Broker) any { return &c.HAAllowlist },
+			to:    func(c *Broker, o *BrokerOptions) { o.Broker.HA.AllowedPeers = c.HAAllowlist.Prefixes }},
+	)
+}
