@@ -229,9 +229,27 @@ func (c *Conn) readLoop() {
 			}
 		}
 		c.cfg.bufs.putFrame(fb)
+		if c.owesAnswer(err, br) {
+			continue
+		}
 		c.readFailed(err)
 		return
 	}
+}
+
+// owesAnswer reports whether a read that failed with err leaves the connection open: the idle
+// deadline passed between two frames (nothing of the next one arrived) while this side still owes
+// the peer an answer, such as a held pull. A connection is idle when neither side has anything
+// pending, as Java's all-idle timer sees it; a frame that started arriving must still arrive in
+// full within the deadline.
+func (c *Conn) owesAnswer(err error, br *bufio.Reader) bool {
+	var ne net.Error
+	if !errors.As(err, &ne) || !ne.Timeout() || br.Buffered() > 0 {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return !c.mu.closed && len(c.mu.inflight) > 0
 }
 
 func (c *Conn) readFailed(err error) {

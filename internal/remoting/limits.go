@@ -27,7 +27,8 @@ import (
 type Limits struct {
 	// IdleTimeout closes a connection whose next frame has not arrived in full this long after the
 	// previous one (serverChannelMaxIdleTimeSeconds); 0 never. A frame sent a byte at a time does
-	// not keep the connection open: the deadline covers the whole frame.
+	// not keep the connection open: the deadline covers the whole frame. A connection this side
+	// owes an answer (a held pull) is not idle between frames.
 	IdleTimeout time.Duration
 	// MaxConnections bounds the open connections (TLS detection included); beyond it a new
 	// connection is closed at once, logged at most every 10 s. Default 10000.

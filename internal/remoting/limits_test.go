@@ -202,3 +202,24 @@ func heapInUse() uint64 {
 	runtime.ReadMemStats(&ms)
 	return ms.HeapInuse
 }
+
+// TestHeldRequestKeepsConnectionOpen: a connection whose request is held (a long poll) is not
+// idle while it waits, and is closed once answered and silent.
+func TestHeldRequestKeepsConnectionOpen(t *testing.T) {
+	held := make(chan *remoting.Conn, 1)
+	_, addr := startEcho(t, remoting.ServerOptions{Limits: remoting.Limits{IdleTimeout: 100 * time.Millisecond}},
+		func(s *remoting.Server) {
+			s.Handle(codeBlock, remoting.HandlerFunc(func(_ context.Context, c *remoting.Conn, _ *protocol.Command) *protocol.Command {
+				held <- c
+				return nil // answered later, as long polling does
+			}))
+		})
+	raw := remotingtest.Dial(t, addr)
+	raw.Write(&protocol.Command{Code: int32(codeBlock), Opaque: 7})
+	c := <-held
+	time.Sleep(500 * time.Millisecond) // five idle timeouts
+	require.False(t, c.Closed(), "a connection with a held request was closed as idle")
+	require.NoError(t, c.WriteResponse(&protocol.Command{Opaque: 7}))
+	require.Equal(t, int32(7), raw.Read().Opaque)
+	raw.ExpectClosed()
+}
