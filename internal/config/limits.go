@@ -128,8 +128,9 @@ func namesrvGuardKeys() []namesrvKey {
 			doc:   "REGISTER_BROKER listing more topics is refused (SYSTEM_ERROR naming this key).",
 			field: func(c *Namesrv) any { return &c.RegisterBrokerMaxTopics },
 			to:    func(c *Namesrv, o *NamesrvOptions) { o.Namesrv.MaxTopicsPerRegistration = c.RegisterBrokerMaxTopics }},
-		namesrvKey{name: "registerBrokerMaxBodyBytes", origin: ours, def: "33554432", check: positive,
-			doc:   "REGISTER_BROKER whose body is larger once inflated is refused, without inflating the rest.",
+		namesrvKey{name: "registerBrokerMaxBodyBytes", origin: ours, def: "16777216", check: positive,
+			doc: "REGISTER_BROKER whose body is larger once inflated is refused, without inflating the rest " +
+				"(the default is the frame limit, which bounds an uncompressed body anyway).",
 			field: func(c *Namesrv) any { return &c.RegisterBrokerMaxBodyBytes },
 			to:    func(c *Namesrv, o *NamesrvOptions) { o.Namesrv.MaxRegistrationBodyBytes = c.RegisterBrokerMaxBodyBytes }},
 		namesrvKey{name: "kvConfigMaxValueBytes", origin: ours, def: "16384", check: positive,

@@ -1,6 +1,7 @@
 package namesrv
 
 import (
+	"errors"
 	"net/netip"
 	"sync"
 	"time"
@@ -11,11 +12,18 @@ import (
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 )
 
-// Defaults of the registration caps in Options.
+// Defaults of the registration caps in Options. A compressed body may inflate to what an
+// uncompressed one could carry in a frame (16 MiB).
 const (
 	DefaultMaxTopicsPerRegistration = 100000
-	DefaultMaxRegistrationBodyBytes = 32 << 20
+	DefaultMaxRegistrationBodyBytes = 16 << 20
 )
+
+// registrationDecodes bounds the REGISTER_BROKER bodies being decoded at once: decoding one takes
+// up to about twice MaxRegistrationBodyBytes, so a flood of registrations waits for a slot instead
+// of multiplying that by the number of connections. Brokers register every 30 s; two slots keep
+// up with thousands of them.
+const registrationDecodes = 2
 
 // Who may send what, when the allowlists are set: brokers register, admins write.
 var (
@@ -96,4 +104,14 @@ func (l *limitedLog) log(msg string, fields ...zap.Field) {
 	l.written++
 	l.mu.Unlock()
 	l.lg.Warn(msg, fields...)
+}
+
+// conflictLogged logs a registration or unregistration refused for taking over a live broker, on
+// a log line of its own kind, so that floods of other refusals do not hide it.
+func (p *processor) conflictLogged(c *remoting.Conn, err error) {
+	var conflict *RegistrationConflictError
+	if errors.As(err, &conflict) {
+		p.conflicts.log("broker registration refused: held by another connection", zap.String("remote", c.RemoteAddr()),
+			zap.Error(err))
+	}
 }

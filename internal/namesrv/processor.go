@@ -86,9 +86,12 @@ type processor struct {
 	opts      Options
 	lg        *zap.Logger
 	warn      *limitedLog // refused and failed requests
-	routes    *RouteInfoManager
-	kv        *KVConfig
-	startedAt time.Time
+	conflicts *limitedLog // registrations refused for taking over a live broker
+	// decodeSlots holds a token per REGISTER_BROKER body being decoded (registrationDecodes).
+	decodeSlots chan struct{}
+	routes      *RouteInfoManager
+	kv          *KVConfig
+	startedAt   time.Time
 }
 
 // handlers returns every request code the name server serves.
@@ -120,7 +123,8 @@ func (p *processor) serve(code protocol.RequestCode, fn handleFunc) remoting.Han
 		}
 		if err != nil {
 			rc, remark := responseFor(err)
-			if rc != protocol.TopicNotExist && rc != protocol.QueryNotFound {
+			var conflict *RegistrationConflictError
+			if rc != protocol.TopicNotExist && rc != protocol.QueryNotFound && !errors.As(err, &conflict) {
 				p.warn.log("request failed", zap.Stringer("code", code), zap.String("remote", c.RemoteAddr()), zap.Error(err))
 			}
 			return protocol.NewResponse(req, rc, remark)
@@ -172,6 +176,7 @@ func (p *processor) registerBroker(c *remoting.Conn, req *protocol.Command) (rep
 	reg.FilterServers = rb.FilterServerList
 	res, err := p.routes.RegisterBroker(reg)
 	if err != nil {
+		p.conflictLogged(c, err)
 		return reply{}, err
 	}
 	return p.registered(res)
@@ -198,6 +203,8 @@ func validateRegistrationHeader(cluster, brokerName, brokerAddr, haServerAddr st
 // decodeRegistration decodes a REGISTER_BROKER body within the registration caps and checks its
 // topic names and filter server addresses.
 func (p *processor) decodeRegistration(data []byte, compressed bool) (*body.RegisterBrokerBody, error) {
+	p.decodeSlots <- struct{}{}
+	defer func() { <-p.decodeSlots }()
 	rb, err := body.DecodeRegisterBrokerBodyLimited(data, compressed, body.RegisterLimits{
 		MaxBodyBytes: p.opts.MaxRegistrationBodyBytes, MaxTopics: p.opts.MaxTopicsPerRegistration,
 	})
@@ -256,6 +263,7 @@ func (p *processor) unregisterBroker(c *remoting.Conn, req *protocol.Command) (r
 		return reply{}, err
 	}
 	if err := p.routes.UnregisterBroker(h.ClusterName, h.BrokerName, h.BrokerAddr, h.BrokerID, c); err != nil {
+		p.conflictLogged(c, err)
 		return reply{}, err
 	}
 	p.lg.Info("broker unregistered", zap.String("cluster", h.ClusterName), zap.String("brokerName", h.BrokerName),

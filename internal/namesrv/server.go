@@ -145,7 +145,8 @@ func New(opts Options, lg *zap.Logger, reg prometheus.Registerer) (*Server, erro
 		}),
 		stop: make(chan struct{}),
 	}
-	s.proc = &processor{opts: opts, lg: lg, warn: newLimitedLog(lg), routes: s.routes, kv: kv}
+	s.proc = &processor{opts: opts, lg: lg, warn: newLimitedLog(lg), conflicts: newLimitedLog(lg),
+		decodeSlots: make(chan struct{}, registrationDecodes), routes: s.routes, kv: kv}
 	s.srv = remoting.NewServer(remoting.ServerOptions{
 		Addr:                  opts.ListenAddr,
 		MaxConcurrentRequests: opts.MaxConcurrentRequests,
