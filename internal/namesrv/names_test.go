@@ -54,3 +54,35 @@ func TestValuePreviewIsShort(t *testing.T) {
 	p := valuePreview(strings.Repeat("x", 100<<10))
 	require.Less(t, len(p), 40)
 }
+
+// FuzzNameValidation: an accepted name holds only its allowed characters; a refusal's text is
+// short and free of control characters, so that it is safe in a remark and a log line.
+func FuzzNameValidation(f *testing.F) {
+	for _, s := range []string{"TopicTest", "%RETRY%g", "a\nb", "10.0.0.1:10911", "[::1]:1", strings.Repeat("x", 600)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checks := []struct {
+			err     error
+			allowed charset
+		}{
+			{validateTopic(s), topicChar},
+			{validateBrokerName("brokerName", s), nameChar},
+			{validateKVName(s, s, true), kvChar},
+			{validateAddr("brokerAddr", s), nil},
+		}
+		for _, c := range checks {
+			if c.err == nil {
+				for i := 0; c.allowed != nil && i < len(s); i++ {
+					require.True(t, c.allowed(s[i]), "accepted %q with %q", s, s[i])
+				}
+				continue
+			}
+			msg := c.err.Error()
+			require.Less(t, len(msg), 400, msg)
+			for _, r := range msg {
+				require.False(t, r < 0x20 || r == 0x7f, "control character in %q", msg)
+			}
+		}
+	})
+}
