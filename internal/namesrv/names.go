@@ -5,6 +5,7 @@ import (
 	"net"
 	"strconv"
 
+	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
@@ -122,6 +123,26 @@ func validateAddr(what, addr string) error {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == ':' || c == '_') {
 			return invalidNameError{what, addr, fmt.Sprintf("character %q in the host", c)}
 		}
+	}
+	return nil
+}
+
+// Bounds of a registered topic's numbers: clients build one queue object per queue a route lists,
+// so a registration must not make them build millions; perm holds RocketMQ's four permission bits.
+const (
+	maxQueueNums = 1 << 16
+	maxPerm      = 15
+)
+
+// validateQueues checks the queue counts and permission of a registered topic.
+func validateQueues(topic string, tc body.TopicConfig) error {
+	for _, n := range []int{tc.ReadQueueNums, tc.WriteQueueNums} {
+		if n < 0 || n > maxQueueNums {
+			return fmt.Errorf("topic %s: %d queues, want 0-%d", quoteName(topic), n, maxQueueNums)
+		}
+	}
+	if tc.Perm < 0 || tc.Perm > maxPerm {
+		return fmt.Errorf("topic %s: perm %d, want 0-%d", quoteName(topic), tc.Perm, maxPerm)
 	}
 	return nil
 }

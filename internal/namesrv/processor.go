@@ -154,6 +154,9 @@ func (p *processor) registerBroker(c *remoting.Conn, req *protocol.Command) (rep
 	if err := validateRegistrationHeader(h.ClusterName, h.BrokerName, h.BrokerAddr, h.HaServerAddr); err != nil {
 		return reply{}, err
 	}
+	if err := validateOptionalBrokerName("zoneName", h.ZoneName.V); err != nil {
+		return reply{}, err
+	}
 	reg := BrokerRegistration{
 		BrokerName:         h.BrokerName,
 		BrokerAddr:         h.BrokerAddr,
@@ -222,6 +225,9 @@ func (p *processor) decodeRegistration(data []byte, compressed bool) (*body.Regi
 		}
 		if tc.TopicName != "" && tc.TopicName != name {
 			return nil, fmt.Errorf("registration refused: topic %s is listed under %s", quoteName(tc.TopicName), quoteName(name))
+		}
+		if err := validateQueues(name, tc); err != nil {
+			return nil, fmt.Errorf("registration refused: %w", err)
 		}
 	}
 	for _, fs := range rb.FilterServerList {

@@ -89,6 +89,10 @@ func TestNamesFromTheWireAreValidated(t *testing.T) {
 	requireCode(t, resp, protocol.SystemError)
 	require.Contains(t, resp.Remark, `invalid topic "../../victim"`)
 
+	resp = conn.RoundTrip(registerRequest(brokerA, topics(1, topicCfg("Huge", 1<<30, 6)), false, nil))
+	requireCode(t, resp, protocol.SystemError)
+	require.Contains(t, resp.Remark, `topic "Huge": 1073741824 queues, want 0-65536`)
+
 	resp = conn.RoundTrip(routeRequest(strings.Repeat("t", 500)))
 	requireCode(t, resp, protocol.SystemError)
 	require.Contains(t, resp.Remark, "500 bytes, at most 127")
