@@ -212,6 +212,7 @@ func (b *Broker) buildServer() {
 	b.server = remoting.NewServer(remoting.ServerOptions{
 		Addr:                  b.opts.ListenAddr,
 		MaxConcurrentRequests: b.opts.MaxConcurrentRequests,
+		Limits:                b.opts.Remoting,
 		OnDisconnect:          b.proc.ConnClosed,
 		Observe:               observe,
 		Intercept:             b.aclCheck(),
