@@ -201,6 +201,9 @@ type group struct {
 
 func newGroup(t *testing.T) *group {
 	g := &group{t: t}
+	// The first TempDir registers the removal of the test's directories; cleanups run last
+	// registered first, so the processes stop (and their logs are read) before it.
+	_ = t.TempDir()
 	t.Cleanup(g.cleanup)
 	return g
 }

@@ -167,6 +167,15 @@ func decodeBody(t *testing.T, resp *cluster.Response, v any) {
 // pullAll reads every record of a queue from offset 0 with raw PULL_MESSAGE.
 func pullAll(t *testing.T, addr, topic string, queue int) []cluster.Record {
 	t.Helper()
+	recs, err := tryPullAll(addr, topic, queue)
+	if err != nil {
+		t.Fatalf("interop: %v", err)
+	}
+	return recs
+}
+
+// tryPullAll is pullAll returning what went wrong.
+func tryPullAll(addr, topic string, queue int) ([]cluster.Record, error) {
 	var out []cluster.Record
 	for off := int64(0); ; {
 		ctx, cancel := context.WithTimeout(context.Background(), rpcTimeout)
@@ -174,7 +183,7 @@ func pullAll(t *testing.T, addr, topic string, queue int) []cluster.Record {
 			QueueID: queue, Offset: off, MaxMsgs: 32})
 		cancel()
 		if err != nil {
-			t.Fatalf("interop: pull %s/%d@%d from %s: %v", topic, queue, off, addr, err)
+			return nil, fmt.Errorf("pull %s/%d@%d from %s: %w", topic, queue, off, addr, err)
 		}
 		switch res.Code {
 		case cluster.CodeSuccess:
@@ -182,12 +191,12 @@ func pullAll(t *testing.T, addr, topic string, queue int) []cluster.Record {
 			off = res.NextBeginOffset
 		case cluster.CodePullNotFound, cluster.CodePullOffsetMoved:
 			if off < res.MaxOffset {
-				t.Fatalf("interop: pull %s/%d@%d from %s: %d %s below max offset %d", topic, queue, off, addr,
+				return nil, fmt.Errorf("pull %s/%d@%d from %s: %d %s below max offset %d", topic, queue, off, addr,
 					res.Code, res.Remark, res.MaxOffset)
 			}
-			return out
+			return out, nil
 		default:
-			t.Fatalf("interop: pull %s/%d@%d from %s: %d %s", topic, queue, off, addr, res.Code, res.Remark)
+			return nil, fmt.Errorf("pull %s/%d@%d from %s: %d %s", topic, queue, off, addr, res.Code, res.Remark)
 		}
 	}
 }
