@@ -138,7 +138,7 @@ func firstDifference(a, b []byte) int {
 	return min(len(a), len(b))
 }
 
-// label names a broker in messages: "Apache 4.9.7 master", "our slave".
+// label names a broker in messages: "Apache 4.9.7 master", "Go slave" (ours).
 func (b *broker) label() string {
 	role := "master"
 	if b.ID > 0 {
@@ -147,5 +147,5 @@ func (b *broker) label() string {
 	if b.apache() {
 		return "Apache " + b.kind + " " + role
 	}
-	return "our " + role
+	return "Go " + role
 }

@@ -176,7 +176,23 @@ func (p *process) tail(n int) string {
 		}
 		fmt.Fprintf(&sb, "---- %s\n%s\n", path, lastLines(string(bytes.TrimRight(b, "\n")), n))
 	}
+	for _, path := range p.extraLogs {
+		if b, err := os.ReadFile(path); err == nil {
+			fmt.Fprintf(&sb, "---- first errors in %s\n%s\n", path, errorLines(string(b), 12))
+		}
+	}
 	return sb.String()
+}
+
+// errorLines is the first n lines of a Java log that report an error or an exception.
+func errorLines(s string, n int) string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		if len(out) < n && (strings.Contains(line, "ERROR") || strings.Contains(line, "Exception")) {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 func isDone(ch chan struct{}) bool {
