@@ -37,14 +37,18 @@ func requireSuite(t *testing.T) {
 	}
 }
 
-// eachVersion runs f once per Apache version, as a subtest named after it. INTEROP_VERSION picks
-// one.
+// eachVersion runs f once per Apache version, as parallel subtests named after it (at most two
+// scenarios run at once: `go test -parallel 2`). INTEROP_VERSION picks one version.
 func eachVersion(t *testing.T, f func(t *testing.T, version string)) {
 	requireSuite(t)
+	t.Parallel()
 	for _, v := range apacheVersions {
 		if only := os.Getenv("INTEROP_VERSION"); only != "" && only != v {
 			continue
 		}
-		t.Run(v, func(t *testing.T) { f(t, v) })
+		t.Run(v, func(t *testing.T) {
+			t.Parallel()
+			f(t, v)
+		})
 	}
 }

@@ -113,8 +113,13 @@ func requireSameSnapshot(t *testing.T, src, dst *snapshot, w *written) {
 			t.Errorf("group %s: %+v after the move, %+v before", name, dst.groups[name], src.groups[name])
 		}
 	}
-	if !reflect.DeepEqual(src.delay, dst.delay) {
-		t.Errorf("delay offsets: %v after the move, %v before", dst.delay, src.delay)
+	// A level missing from the table is at offset 0; a broker may add such entries as its
+	// scheduler visits the levels (Apache 5.3.3 does, soon after start).
+	for level := range union(src.delay, dst.delay) {
+		if src.delay[level] != dst.delay[level] {
+			t.Errorf("delay offsets: %v after the move, %v before", dst.delay, src.delay)
+			break
+		}
 	}
 	for o, off := range src.offsets {
 		if dst.offsets[o] != off {
@@ -180,4 +185,16 @@ func brief(r cluster.Record) string {
 	return fmt.Sprintf("{topic %s queue %d@%d phys %d size %d sysFlag %d born %d stored %d reconsume %d body %d bytes props %v}",
 		r.Topic, r.QueueID, r.QueueOffset, r.PhysicalOffset, r.TotalSize, r.SysFlag, r.BornTimestamp,
 		r.StoreTimestamp, r.ReconsumeTimes, len(r.Body), r.Properties)
+}
+
+// union is the set of keys of a and b.
+func union(a, b map[string]int64) map[string]bool {
+	out := map[string]bool{}
+	for k := range a {
+		out[k] = true
+	}
+	for k := range b {
+		out[k] = true
+	}
+	return out
 }
