@@ -142,7 +142,7 @@ func waitSameCommitLog(t *testing.T, master, slave *broker) int64 {
 }
 
 // requireSameRecords: every queue of topic reads the same from the slave as from the master. It
-// waits for the slave to learn the topic (its metadata sync runs every 10 s).
+// waits for the slave to learn the topic from its metadata sync.
 func requireSameRecords(t *testing.T, master, slave *broker, topic string) {
 	t.Helper()
 	if slave.apache() && !master.apache() && !listens(vipAddr(master)) && os.Getenv("INTEROP_DISABLED") == "" {
@@ -158,7 +158,7 @@ func requireSameRecords(t *testing.T, master, slave *broker, topic string) {
 		}
 		var got []cluster.Record
 		var err error
-		ok := eventually(settleTimeout, 500*time.Millisecond, func() bool {
+		ok := eventually(slaveSyncTimeout, 500*time.Millisecond, func() bool {
 			got, err = tryPullAll(slave.Addr, topic, q)
 			return err == nil && reflect.DeepEqual(got, want)
 		})

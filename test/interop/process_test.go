@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -184,16 +185,22 @@ func (p *process) tail(n int) string {
 	return sb.String()
 }
 
-// errorLines is the first n lines of a Java log that report an error or an exception.
+// errorLines is the first n distinct lines of a Java log that report an error or an exception
+// (lines that differ only in digits, such as times and ports, count once).
 func errorLines(s string, n int) string {
 	var out []string
+	seen := map[string]bool{}
 	for _, line := range strings.Split(s, "\n") {
-		if len(out) < n && (strings.Contains(line, "ERROR") || strings.Contains(line, "Exception")) {
+		key := digits.ReplaceAllString(line, "")
+		if len(out) < n && !seen[key] && (strings.Contains(line, "ERROR") || strings.Contains(line, "Exception")) {
+			seen[key] = true
 			out = append(out, line)
 		}
 	}
 	return strings.Join(out, "\n")
 }
+
+var digits = regexp.MustCompile(`[0-9]+`)
 
 func isDone(ch chan struct{}) bool {
 	if ch == nil {
@@ -244,7 +251,7 @@ func (g *group) cleanup() {
 			g.t.Errorf("interop: cleanup: %v", err)
 		}
 	}
-	if g.t.Failed() {
+	if g.t.Failed() || os.Getenv("INTEROP_LOGS") != "" {
 		for _, p := range procs {
 			g.t.Logf("==== %s ====\n%s", p.name, p.tail(60))
 		}
