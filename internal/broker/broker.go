@@ -202,7 +202,11 @@ func (b *Broker) buildMetrics() error {
 }
 
 func (b *Broker) buildServer() {
-	b.proc = processor.New(processor.Options{RegionID: b.opts.RegionID, TraceOn: b.opts.TraceOn}, b.services())
+	po := processor.Options{RegionID: b.opts.RegionID, TraceOn: b.opts.TraceOn}
+	if b.acl != nil {
+		po.Access = b.acl
+	}
+	b.proc = processor.New(po, b.services())
 	var observe func(code protocol.RequestCode, respCode protocol.ResponseCode, d time.Duration)
 	if b.metrics != nil {
 		observe = func(code protocol.RequestCode, respCode protocol.ResponseCode, d time.Duration) {

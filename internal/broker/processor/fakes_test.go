@@ -210,9 +210,23 @@ func (f *fakes) ByKey(q query.KeyQuery) (*store.QueryResult, error) {
 	return a.queryRes, a.err
 }
 
-func (f *fakes) Record(off int64) ([]byte, error) {
+// Record reads a record of topic recordTopic: a check the handler passes is asked about it.
+func (f *fakes) Record(off int64, mayRead func(string) error) ([]byte, error) {
 	a := f.called(off)
+	if err := check(mayRead); err != nil {
+		return nil, err
+	}
 	return a.record, a.err
+}
+
+// recordTopic is the topic of every record the fakes read.
+const recordTopic = "RecordTopic"
+
+func check(may func(string) error) error {
+	if may == nil {
+		return nil
+	}
+	return may(recordTopic)
 }
 
 func (f *fakes) End(r transaction.EndRequest) error { return f.called(r).err }
@@ -283,8 +297,11 @@ func (r relayFake) RunningInfo(_ context.Context, q relay.RunningInfoQuery) (rel
 	a := r.called(q)
 	return a.answer, a.err
 }
-func (r relayFake) ConsumeDirectly(_ context.Context, group, clientID, msgID string) (relay.Answer, error) {
+func (r relayFake) ConsumeDirectly(_ context.Context, group, clientID, msgID string, mayRead func(string) error) (relay.Answer, error) {
 	a := r.called(directCall{group, clientID, msgID})
+	if err := check(mayRead); err != nil {
+		return relay.Answer{}, err
+	}
 	return a.answer, a.err
 }
 func (r relayFake) ResetOffset(q relay.ResetRequest) (map[body.MessageQueue]int64, error) {
@@ -312,7 +329,13 @@ func (f *fakes) Encode() ([]byte, error) {
 // serve starts a remoting server with the processor over f and dials it.
 func serve(t *testing.T, f *fakes) *brokertest.Conn {
 	t.Helper()
-	p := processor.New(processor.Options{RegionID: "DefaultRegion", TraceOn: true}, processor.Services{
+	return serveWith(t, f, processor.Options{RegionID: "DefaultRegion", TraceOn: true})
+}
+
+// serveWith is serve with the processor's options.
+func serveWith(t *testing.T, f *fakes, opts processor.Options) *brokertest.Conn {
+	t.Helper()
+	p := processor.New(opts, processor.Services{
 		Send: f, SendBack: f, Pull: f, Offsets: f, Members: members{f}, Query: f, EndTx: f,
 		Topics: topics{f}, Groups: groups{f}, Stats: statsFake{f}, Config: config{f}, Relay: relayFake{f},
 		Locks: f, DelayOffsets: f,

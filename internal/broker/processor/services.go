@@ -56,7 +56,7 @@ type Members interface {
 // Queries finds stored messages (query.Service).
 type Queries interface {
 	ByKey(q query.KeyQuery) (*store.QueryResult, error)
-	Record(phyOffset int64) ([]byte, error)
+	Record(phyOffset int64, mayRead func(topic string) error) ([]byte, error)
 }
 
 // TransactionEnder ends transactions (endtx.Service).
@@ -100,7 +100,7 @@ type Config interface {
 // Relay completes admin requests by calling clients (relay.Service).
 type Relay interface {
 	RunningInfo(ctx context.Context, q relay.RunningInfoQuery) (relay.Answer, error)
-	ConsumeDirectly(ctx context.Context, group, clientID, msgID string) (relay.Answer, error)
+	ConsumeDirectly(ctx context.Context, group, clientID, msgID string, mayRead func(topic string) error) (relay.Answer, error)
 	ResetOffset(r relay.ResetRequest) (map[body.MessageQueue]int64, error)
 	ConsumerStatus(ctx context.Context, topic, group, only string) (map[string]map[body.MessageQueue]int64, error)
 }

@@ -81,8 +81,14 @@ func (f fakeConsumers) Channels(g string) []client.ClientChannel { return f[g] }
 
 type fakeMessages map[string][]byte
 
-func (f fakeMessages) RecordByID(id string) ([]byte, error) {
+// RecordByID finds records of topic T.
+func (f fakeMessages) RecordByID(id string, mayRead func(string) error) ([]byte, error) {
 	if rec, ok := f[id]; ok {
+		if mayRead != nil {
+			if err := mayRead("T"); err != nil {
+				return nil, err
+			}
+		}
 		return rec, nil
 	}
 	return nil, outcome.Errorf(outcome.SystemError, "bad msgId %q", id)
@@ -162,12 +168,16 @@ func TestCallFailures(t *testing.T) {
 
 func TestConsumeDirectly(t *testing.T) {
 	e := newEnv(t)
-	a, err := e.svc.ConsumeDirectly(context.Background(), "G", "c1", "M1")
+	a, err := e.svc.ConsumeDirectly(context.Background(), "G", "c1", "M1", nil)
 	require.NoError(t, err)
 	require.Equal(t, Answer{Remark: "broker-a/M1", Body: []byte("record")}, a)
-	_, err = e.svc.ConsumeDirectly(context.Background(), "G", "c1", "M2")
+	_, err = e.svc.ConsumeDirectly(context.Background(), "G", "c1", "M2", nil)
 	require.Equal(t, &outcome.Error{Kind: outcome.SystemError, Remark: `bad msgId "M2"`}, err)
 	require.Len(t, e.clients.asked, 1, "a message that is not found is not relayed")
+	refused := errors.New("refused")
+	_, err = e.svc.ConsumeDirectly(context.Background(), "G", "c1", "M1", func(string) error { return refused })
+	require.Same(t, refused, err)
+	require.Len(t, e.clients.asked, 1, "a message the requester may not read is not relayed")
 }
 
 func TestResetOffset(t *testing.T) {

@@ -66,6 +66,9 @@ type Request struct {
 	OriginMsgID string
 	// MaxReconsumeTimes is the consumer's limit; negative when it sent none.
 	MaxReconsumeTimes int32
+	// MayRead, if set, is asked about the topic of the message found at Offset before anything is
+	// copied from it (ACL: the offset is the client's, the message may be another topic's).
+	MayRead func(topic string) error
 }
 
 // SendBack stores the failed message's next attempt: in the retry topic, or in the dead-letter
@@ -84,6 +87,11 @@ func (s *Service) SendBack(r Request) error {
 	orig := s.store.LookMessageByOffset(r.Offset)
 	if orig == nil {
 		return outcome.Errorf(outcome.SystemError, "look message by offset failed, %d", r.Offset)
+	}
+	if r.MayRead != nil {
+		if err := r.MayRead(orig.Topic); err != nil {
+			return err
+		}
 	}
 	next := policy.RetryOrDLQ(policy.Failure{ReconsumeTimes: orig.ReconsumeTimes, RequestMax: r.MaxReconsumeTimes,
 		GroupMax: gc.RetryMaxTimes, DelayLevel: int(r.DelayLevel), BrokerDelay: true})

@@ -1,6 +1,7 @@
 package sendback
 
 import (
+	"errors"
 	"net/netip"
 	"strconv"
 	"testing"
@@ -172,4 +173,21 @@ func TestSendBackWithoutRetryQueuesDrops(t *testing.T) {
 	e.stored(1, 0)
 	require.NoError(t, e.svc.SendBack(Request{Offset: 1, Group: "G", MaxReconsumeTimes: -1}))
 	require.Empty(t, e.store.puts)
+}
+
+// TestSendBackAsksAboutTheTopicRead: the request's check is asked about the topic of the message
+// at the offset before anything is copied from it.
+func TestSendBackAsksAboutTheTopicRead(t *testing.T) {
+	e := newEnv(body.PermRead | body.PermWrite)
+	e.stored(64, 0)
+	refused := errors.New("refused")
+	var asked []string
+	err := e.svc.SendBack(Request{Offset: 64, Group: "G", MaxReconsumeTimes: -1, MayRead: func(topic string) error {
+		asked = append(asked, topic)
+		return refused
+	}})
+	require.Same(t, refused, err)
+	require.Equal(t, []string{"Orders"}, asked)
+	require.Empty(t, e.store.puts, "nothing is copied")
+	require.Empty(t, e.topics.created)
 }
