@@ -86,7 +86,7 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 	}
 	b.holds = longpoll.New(longpoll.Options{CheckInterval: checkEvery, MaxOffset: func(t string, q int32) int64 {
 		return b.store.MaxOffsetInQueue(t, q)
-	}}, lg.Named("longpoll"))
+	}, MaxHeld: opts.Limits.MaxHeldPulls, MaxHeldPerOwner: opts.Limits.MaxHeldPullsPerConnection}, lg.Named("longpoll"))
 	if err := b.openStore(); err != nil {
 		return nil, err
 	}

@@ -63,6 +63,8 @@ type Options struct {
 
 	// MaxConcurrentRequests bounds requests in flight; beyond it SYSTEM_BUSY.
 	MaxConcurrentRequests int
+	// Limits bound what a request or a connection may make the broker hold or create.
+	Limits Limits
 
 	// ACL, if set, checks every request against plain_acl.yml before its handler (aclEnable).
 	ACL *acl.Options

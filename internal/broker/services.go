@@ -74,6 +74,7 @@ func (b *Broker) pullService() *pull.Service {
 		Replica:              policy.Replica{Slave: b.opts.IsSlave(), SlaveReadEnable: b.opts.SlaveReadEnable},
 		LongPollingEnable:    b.opts.LongPollingEnable,
 		ShortPollingTime:     b.opts.ShortPollingTime,
+		MaxSuspendTimeout:    b.opts.Limits.MaxSuspendTimeout,
 		EnablePropertyFilter: b.opts.EnablePropertyFilter,
 	}, pull.Deps{Store: b.store, Groups: b.groups, Topics: b.topics, Consumers: b.consumers, Holds: b.holds,
 		Offsets: b.offsets, Metrics: b.metrics})

@@ -408,7 +408,9 @@ func TestKeyOrigins(t *testing.T) {
 		nn, no = append(nn, k.name), append(no, k.origin)
 	}
 	tls := []string{"tls.server.mode", "tls.server.certPath", "tls.server.keyPath", "tls.test.mode.enable"}
-	require.ElementsMatch(t, append([]string{"aclConfigPath"}, tls...), notJava(bn, bo))
+	limits := []string{"longPollingMaxSuspendMillis", "longPollingMaxHeld", "longPollingMaxHeldPerConnection",
+		"maxNewGroupsPerRequest", "maxNewGroupsPerConnection", "maxNewTopicsPerConnection"}
+	require.ElementsMatch(t, append(append([]string{"aclConfigPath"}, tls...), limits...), notJava(bn, bo))
 	require.ElementsMatch(t, append([]string{"brokerChannelExpiredTime", "metricsExporterType", "metricsPromExporterHost",
 		"metricsPromExporterPort", "metricsLabel"}, tls...), notJava(nn, no))
 }

@@ -30,6 +30,8 @@ type fakes struct {
 	a        answers
 	wake     func(pull.Result, error)
 	channels []client.ClientChannel
+	pulled   []pulledBy
+	released []uint64
 }
 
 // answers are what the fake services answer; the tests change them with set.
@@ -143,12 +145,34 @@ func (f *fakes) SendBatch(r send.Request) (send.Result, error) {
 
 func (f *fakes) SendBack(r sendback.Request) error { return f.called(r).err }
 
+// Pull records the request without its connection (Owner, Done), which pulled keeps.
 func (f *fakes) Pull(r pull.Request, wake func(pull.Result, error)) (pull.Result, bool, error) {
 	f.mu.Lock()
 	f.wake = wake
+	f.pulled = append(f.pulled, pulledBy{r.Owner, r.Done})
 	f.mu.Unlock()
+	r.Owner, r.Done = 0, nil
 	a := f.called(r)
 	return a.pullResult, a.pullHeld, a.err
+}
+
+// ConnClosed records the closed connection's owner id.
+func (f *fakes) ConnClosed(owner uint64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.released = append(f.released, owner)
+}
+
+type pulledBy struct {
+	owner uint64
+	done  <-chan struct{}
+}
+
+// connOf returns the connection of the i-th pull, and the owners released so far.
+func (f *fakes) connOf(i int) (pulledBy, []uint64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.pulled[i], append([]uint64(nil), f.released...)
 }
 
 func (f *fakes) Committed(group, topic string, q int32) (int64, error) {

@@ -100,5 +100,8 @@ func wrap(h handleFunc) remoting.Handler {
 	})
 }
 
-// ConnClosed ends the memberships of a closed connection.
-func (p *Processor) ConnClosed(c *remoting.Conn) { p.svc.Members.ConnClosed(c.ID()) }
+// ConnClosed ends the memberships of a closed connection and drops the pulls it has held.
+func (p *Processor) ConnClosed(c *remoting.Conn) {
+	p.svc.Pull.ConnClosed(c.ID())
+	p.svc.Members.ConnClosed(c.ID())
+}

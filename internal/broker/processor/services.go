@@ -29,9 +29,11 @@ type SendBacker interface {
 	SendBack(r sendback.Request) error
 }
 
-// Puller serves pulls (pull.Service); wake answers a held pull.
+// Puller serves pulls (pull.Service); wake answers a held pull. ConnClosed drops the pulls a
+// closed connection (Request.Owner) still has held.
 type Puller interface {
 	Pull(r pull.Request, wake func(pull.Result, error)) (res pull.Result, held bool, err error)
+	ConnClosed(owner uint64)
 }
 
 // Offsets answers offset questions (queueoffset.Service).

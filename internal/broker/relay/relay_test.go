@@ -65,6 +65,9 @@ func (f *fakeClients) ConsumerStatus(ctx context.Context, ch client.Channel, _, 
 	if err := f.record(ctx, "status", ch); err != nil {
 		return nil, err
 	}
+	if ch.ID() == panicky {
+		panic("a client answer the broker could not handle")
+	}
 	return f.tables[ch.ID()], nil
 }
 
@@ -74,6 +77,9 @@ func (f *fakeClients) ResetOffset(ch client.Channel, n ResetNotice) error {
 	f.notices = append(f.notices, n)
 	return f.err[ch.ID()]
 }
+
+// panicky is the channel id whose status call panics.
+const panicky = 9
 
 type fakeConsumers map[string][]client.ClientChannel
 
@@ -247,6 +253,13 @@ func TestConsumerStatus(t *testing.T) {
 	tables, err = e.svc.ConsumerStatus(context.Background(), "T", "G", "c1")
 	require.NoError(t, err)
 	require.Equal(t, map[string]map[body.MessageQueue]int64{"c1": {mq: 4}}, tables, "only the member asked for")
+
+	// A call that panics on its goroutine counts as a member that did not answer.
+	e.consumers["G"] = append(e.consumers["G"], member(panicky, "c9", 409))
+	tables, err = e.svc.ConsumerStatus(context.Background(), "T", "G", "")
+	require.NoError(t, err)
+	require.Equal(t, map[string]map[body.MessageQueue]int64{"c1": {mq: 4}, "c2": {}}, tables)
+	e.consumers["G"] = e.consumers["G"][:4]
 
 	_, err = e.svc.ConsumerStatus(context.Background(), "T", "Nobody", "")
 	require.Equal(t, &outcome.Error{Kind: outcome.SystemError, Remark: "No Any Consumer online in the consumer group: [Nobody]"}, err)
