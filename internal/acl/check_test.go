@@ -241,3 +241,19 @@ func TestCheckAdmin(t *testing.T) {
 	require.NoError(t, c.Check(client, admin2("anything")))
 	requireDenied(t, c.Check(client, admin2("secret")), "No default permission for topic:secret")
 }
+
+// TestSignatureCoversValuesOnly pins what docs/security.md §4 says RocketMQ's scheme cannot
+// prevent: a signature covers the values, not the keys nor the code, so one captured from an
+// admin's GET_CONSUMER_LIST_BY_GROUP verifies on DELETE_SUBSCRIPTIONGROUP with the key renamed,
+// and a request can be replayed. (Kept as RocketMQ's own scheme: every client signs this way.)
+func TestSignatureCoversValuesOnly(t *testing.T) {
+	c := mustConfig(t, checkACL)
+	captured := signedReq("admin-0001", "secret-0002", protocol.GetConsumerListByGroup, map[string]string{"consumerGroup": "G"}, "")
+	renamed := &protocol.Command{Code: int32(protocol.DeleteSubscriptionGroup), ExtFields: protocol.NewExt(map[string]string{
+		"AccessKey": "admin-0001", "groupName": "G", "Signature": captured.ExtFields.Get("Signature")})}
+	require.NoError(t, c.Check(client, renamed), "the replayed signature verifies: a known limit of the scheme")
+	require.NoError(t, c.Check(client, captured))
+	require.NoError(t, c.Check(client, captured), "and replays are not detected")
+	renamed.ExtFields.Set("groupName", "H")
+	requireDenied(t, c.Check(client, renamed), "Check signature failed for accessKey=admin-0001")
+}

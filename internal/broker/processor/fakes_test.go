@@ -131,19 +131,34 @@ type (
 	}
 )
 
+// Send records the request without its connection's port and id, which vary (Owner must be set).
 func (f *fakes) Send(r send.Request) (send.Result, error) {
 	r.BornHost = netip.AddrPortFrom(r.BornHost.Addr(), 0) // the test client's port varies
+	r.Owner = ownerSet(r.Owner)
 	a := f.called(sendCall{r})
 	return a.sendResult, a.err
 }
 
 func (f *fakes) SendBatch(r send.Request) (send.Result, error) {
 	r.BornHost = netip.AddrPortFrom(r.BornHost.Addr(), 0)
+	r.Owner = ownerSet(r.Owner)
 	a := f.called(batchCall{r})
 	return a.sendResult, a.err
 }
 
-func (f *fakes) SendBack(r sendback.Request) error { return f.called(r).err }
+func (f *fakes) SendBack(r sendback.Request) error {
+	r.Owner = ownerSet(r.Owner)
+	return f.called(r).err
+}
+
+// ownerSet is what the fakes record of a request's connection id: 0 when it was set, as every
+// request from a connection must have it, else a value no expected request has.
+func ownerSet(owner uint64) uint64 {
+	if owner != 0 {
+		return 0
+	}
+	return 1 << 63
+}
 
 // Pull records the request without its connection (Owner, Done), which pulled keeps.
 func (f *fakes) Pull(r pull.Request, wake func(pull.Result, error)) (pull.Result, bool, error) {
@@ -180,8 +195,8 @@ func (f *fakes) Committed(group, topic string, q int32) (int64, error) {
 	return a.committed, a.err
 }
 
-func (f *fakes) Commit(group, topic string, q int32, off int64) {
-	f.called(commitCall{group, topic, q, off})
+func (f *fakes) Commit(_ uint64, group, topic string, q int32, off int64) error {
+	return f.called(commitCall{group, topic, q, off}).err
 }
 
 func (f *fakes) MaxOffset(topic string, q int32) int64 {
@@ -211,11 +226,11 @@ func (f *fakes) All() body.ConsumerOffsetSerializeWrapper {
 // members is the Members service of fakes (its method names clash with others').
 type members struct{ *fakes }
 
-func (m members) Heartbeat(ch client.ClientChannel, hb body.HeartbeatData) {
+func (m members) Heartbeat(ch client.ClientChannel, hb body.HeartbeatData) error {
 	m.mu.Lock()
 	m.channels = append(m.channels, ch)
 	m.mu.Unlock()
-	m.called(hb)
+	return m.called(hb).err
 }
 
 func (m members) Unregister(chID uint64, producerGroup, consumerGroup string) {

@@ -16,7 +16,7 @@ func (p *Processor) consumerSendMsgBack(_ context.Context, c *remoting.Conn, req
 	}
 	err := p.svc.SendBack.SendBack(sendback.Request{Offset: h.Offset, Group: h.Group, DelayLevel: h.DelayLevel,
 		OriginMsgID: h.OriginMsgID.Or(""), MaxReconsumeTimes: h.MaxReconsumeTimes.Or(-1),
-		MayRead: p.mayRead(c, req)})
+		MayRead: p.mayRead(c, req), Owner: c.ID()})
 	if err != nil {
 		return nil, err
 	}

@@ -39,7 +39,7 @@ type Puller interface {
 // Offsets answers offset questions (queueoffset.Service).
 type Offsets interface {
 	Committed(group, topic string, queueID int32) (int64, error)
-	Commit(group, topic string, queueID int32, offset int64)
+	Commit(owner uint64, group, topic string, queueID int32, offset int64) error
 	MaxOffset(topic string, queueID int32) int64
 	MinOffset(topic string, queueID int32) int64
 	EarliestTime(topic string, queueID int32) int64
@@ -49,7 +49,7 @@ type Offsets interface {
 
 // Members keeps the groups' membership (membership.Service).
 type Members interface {
-	Heartbeat(ch client.ClientChannel, hb body.HeartbeatData)
+	Heartbeat(ch client.ClientChannel, hb body.HeartbeatData) error
 	Unregister(chID uint64, producerGroup, consumerGroup string)
 	ConsumerIDs(group string) ([]string, error)
 	ConnClosed(chID uint64)

@@ -22,9 +22,10 @@ type Store interface {
 	GetMessage(group, topic string, queueID int32, offset int64, maxMsgNums int32, filter store.MessageFilter) *store.GetResult
 }
 
-// Groups finds (or auto-creates) the pulling group.
+// Groups finds (or auto-creates, for the connection owner) the pulling group; refused is a
+// creation beyond what the connection may create.
 type Groups interface {
-	FindOrCreate(group string) (body.SubscriptionGroupConfig, bool)
+	FindOrCreateFor(owner uint64, group string) (cfg body.SubscriptionGroupConfig, ok bool, refused error)
 }
 
 // Topics looks topics up.

@@ -45,10 +45,16 @@ func (f *fakeStore) GetMessage(group, topic string, q int32, off int64, n int32,
 
 type fakeGroups map[string]body.SubscriptionGroupConfig
 
-func (f fakeGroups) FindOrCreate(g string) (body.SubscriptionGroupConfig, bool) {
+func (f fakeGroups) FindOrCreateFor(owner uint64, g string) (body.SubscriptionGroupConfig, bool, error) {
+	if owner == refusedOwner {
+		return body.SubscriptionGroupConfig{}, false, errors.New("quota exceeded")
+	}
 	c, ok := f[g]
-	return c, ok
+	return c, ok, nil
 }
+
+// refusedOwner is the connection that may create no more groups.
+const refusedOwner = 666
 
 type fakeTopics map[string]body.TopicConfig
 
@@ -181,6 +187,10 @@ func TestPullChecks(t *testing.T) {
 			outcome.NoPermission, "the broker[broker-a] pulling message is forbidden"},
 		{"unknown group", func(_ *env, r *Request) { r.Group = "Nobody" },
 			outcome.GroupNotExist, "subscription group [Nobody] does not exist"},
+		{"not a group name", func(_ *env, r *Request) { r.Group = "../../etc" },
+			outcome.GroupNotExist, `subscription group does not exist: The specified group "../../etc" contains illegal characters, allowing only ^[%|a-zA-Z0-9_-]+$`},
+		{"a group its connection may not create", func(_ *env, r *Request) { r.Owner = refusedOwner },
+			outcome.SystemError, "subscription group [G] cannot be created: quota exceeded"},
 		{"group may not consume", func(e *env, _ *Request) {
 			g := e.groups["G"]
 			g.ConsumeEnable = false
