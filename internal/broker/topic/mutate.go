@@ -79,7 +79,7 @@ func (m *Manager) CreateTopicInSendMessageFor(owner uint64, topic, defaultTopic 
 	if perm&body.PermInherit == 0 {
 		m.mu.Unlock()
 		m.lg.Warn("cannot create topic: default topic is not inheritable",
-			zap.String("topic", topic), zap.String("defaultTopic", defaultTopic), zap.Int("perm", perm))
+			zap.String("topic", topic), zap.String("defaultTopic", names.Quote(defaultTopic)), zap.Int("perm", perm))
 		return body.TopicConfig{}, false, nil
 	}
 	if m.opts.Admit != nil {
