@@ -70,6 +70,26 @@ func (fl *file) ZeroRange(off, n int64) error {
 	return fl.do(OpZeroRange, func() error { return fl.inner.ZeroRange(off, n) }, off, n)
 }
 
+func (fl *file) PunchHole(off, n int64) error {
+	return fl.do(OpPunchHole, func() error { return fl.inner.PunchHole(off, n) }, off, n)
+}
+
+func (fl *file) NextData(off int64) (start, end int64, err error) {
+	err = fl.do(OpSeekData, func() error { start, end, err = fl.inner.NextData(off); return err }, off)
+	return start, end, err
+}
+
+// SyncFS syncs the real file system, then records every file and directory
+// the double tracks as durable as it is now.
+func (fl *file) SyncFS() error {
+	return fl.do(OpSyncFS, func() error {
+		if err := fl.inner.SyncFS(); err != nil {
+			return err
+		}
+		return fl.fs.syncedAll()
+	})
+}
+
 func (fl *file) Close() error { return fl.do(OpClose, fl.inner.Close) }
 
 // Sync fsyncs the file and records its whole content as durable.
