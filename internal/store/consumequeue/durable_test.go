@@ -17,6 +17,8 @@ func TestDurableBelow(t *testing.T) {
 	putRange(t, cq, 0, 10)
 	require.EqualValues(t, 0, cq.DurableBelow(777), "entry 0 (offset 0) is not flushed")
 	require.NoError(t, cq.Flush(0))
+	require.EqualValues(t, 0, cq.DurableBelow(777), "flushed, but the creation of its file is not durable")
+	cq.MarkSynced(cq.FlushState()) // a SyncFS
 	require.EqualValues(t, 777, cq.DurableBelow(777))
 	putRange(t, cq, 10, 20)
 	require.EqualValues(t, 500, cq.DurableBelow(500), "capped")
