@@ -75,13 +75,14 @@ func (s *Store) flushLogics(least int) error {
 	return errors.Join(append(errs, cpErr)...)
 }
 
-// flushQueues syncs the ConsumeQueues worth it (leastPages): each through its
-// mapping (msync) when at most ConsumeQueueSyncFSMin need it, else all of
-// them with one SyncFS of their file system. Every msync is a device flush,
-// so tens of thousands of queues each with a new entry sync at the cost of
-// one instead of one each. A SyncFS is also the only way new queue files and
-// directories (created unsynced) and queues closed with unflushed entries
-// become durable, so any of those makes the flush a SyncFS.
+// flushQueues syncs the ConsumeQueues worth it (leastPages): each on its own
+// (msync of its entries, fsync of its new files and their directories) when
+// at most ConsumeQueueSyncFSMin need it, else all of them with one SyncFS of
+// their file system. Every msync and fsync is a device flush, so tens of
+// thousands of queues each with a new entry sync at the cost of one instead
+// of one each (or four, for a new queue). A queue closed with unflushed
+// entries can only be made durable by a SyncFS, so one makes the flush a
+// SyncFS.
 func (s *Store) flushQueues(qs []*cq, least int) []error {
 	var worth []*cq
 	syncFS := false

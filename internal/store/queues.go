@@ -39,8 +39,6 @@ type queueTable struct {
 	sorted []*cq
 	// dirs are the topic directories found at load, with or without queues.
 	dirs map[string]bool
-	// clean: the last run closed cleanly, so queue tails past their end are zeros.
-	clean bool
 }
 
 // pendingSync is a queue's state captured before a SyncFS.
@@ -55,7 +53,7 @@ const parallelLoadMin = 64
 
 func newQueueTable(root string, opts consumequeue.Options, lg *zap.Logger) *queueTable {
 	return &queueTable{root: root, opts: opts, lg: lg, m: make(map[string]map[int32]*cq), dirs: make(map[string]bool),
-		loaders: min(8, 2*runtime.GOMAXPROCS(0))}
+		loaders: max(16, 2*runtime.GOMAXPROCS(0))}
 }
 
 // queueKey names one queue.
@@ -69,8 +67,6 @@ type queueKey struct {
 // Nothing is created or rewritten: a queue is mapped, its end found, and
 // closed again if the Residency cap needs the room.
 func (t *queueTable) load(clean bool, minPhy int64) error {
-	t.clean = clean
-	defer func() { t.clean = false }() // queues created later are new
 	if err := vfs.MkdirAll(t.opts.FS, t.root); err != nil {
 		return fmt.Errorf("store: %w", err)
 	}
@@ -84,11 +80,12 @@ func (t *queueTable) load(clean bool, minPhy int64) error {
 		return err
 	}
 	one := func(k queueKey) error {
-		q, err := t.open(k.topic, k.qid)
-		if err == nil {
-			q.CorrectMinOffset(minPhy)
+		q, err := consumequeue.Load(t.root, k.topic, k.qid, t.opts, clean, minPhy)
+		if err != nil {
+			return fmt.Errorf("store: %w", err)
 		}
-		return err
+		t.add(q)
+		return nil
 	}
 	if len(keys) < parallelLoadMin {
 		for _, k := range keys {
@@ -162,28 +159,35 @@ func inParallel(keys []queueKey, n int, fn func(queueKey) error) error {
 	return first
 }
 
-// open opens and recovers one queue and adds it to the table.
+// open opens a queue that is not in the table (a new one) and adds it.
 func (t *queueTable) open(topic string, qid int32) (*cq, error) {
 	q, err := consumequeue.Open(t.root, topic, qid, t.opts)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
-	if err := q.Recover(t.clean); err != nil {
+	if err := q.Recover(false); err != nil {
 		q.Close()
 		return nil, fmt.Errorf("store: %w", err)
 	}
+	return t.add(q), nil
+}
+
+// add puts q in the table and returns it, or the queue already there (q is
+// closed then).
+func (t *queueTable) add(q *cq) *cq {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	topic, qid := q.Topic(), q.QueueID()
 	if t.m[topic] == nil {
 		t.m[topic] = make(map[int32]*cq)
 	}
 	if old := t.m[topic][qid]; old != nil {
 		q.Close()
-		return old, nil
+		return old
 	}
 	t.m[topic][qid] = q
 	t.sorted = nil
-	return q, nil
+	return q
 }
 
 // get returns a queue, nil if it does not exist.

@@ -106,17 +106,7 @@ func Dir(root, topic string, queueID int32) string {
 // for a new queue: both are made with its first entry). Call Recover before
 // Put.
 func Open(root, topic string, queueID int32, o Options) (*ConsumeQueue, error) {
-	if o.EntriesPerFile <= 0 {
-		o.EntriesPerFile = DefaultEntriesPerFile
-	}
-	if o.Logger == nil {
-		o.Logger = zap.NewNop()
-	}
-	cq := &ConsumeQueue{
-		topic: topic, queueID: queueID, dir: Dir(root, topic, queueID),
-		fileSize: int64(o.EntriesPerFile) * EntrySize, fs: o.FS, lg: o.Logger, cap: o.Residency,
-		dirtyPhy: noDirty, slot: -1, minFor: -1,
-	}
+	cq := newConsumeQueue(root, topic, queueID, o)
 	q, err := mmapfile.OpenQueue(cq.dir, cq.fileSize, cq.queueOptions())
 	if err != nil {
 		return nil, fmt.Errorf("consumequeue: open %s/%d: %w", topic, queueID, err)
@@ -130,6 +120,20 @@ func Open(root, topic string, queueID int32, o Options) (*ConsumeQueue, error) {
 		cq.cap.admit(cq, q.Len())
 	}
 	return cq, nil
+}
+
+func newConsumeQueue(root, topic string, queueID int32, o Options) *ConsumeQueue {
+	if o.EntriesPerFile <= 0 {
+		o.EntriesPerFile = DefaultEntriesPerFile
+	}
+	if o.Logger == nil {
+		o.Logger = zap.NewNop()
+	}
+	return &ConsumeQueue{
+		topic: topic, queueID: queueID, dir: Dir(root, topic, queueID),
+		fileSize: int64(o.EntriesPerFile) * EntrySize, fs: o.FS, lg: o.Logger, cap: o.Residency,
+		dirtyPhy: noDirty, slot: -1, minFor: -1,
+	}
 }
 
 func (cq *ConsumeQueue) queueOptions() mmapfile.QueueOptions {

@@ -2,6 +2,7 @@ package consumequeue
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/rocketgo/rocketgo/internal/store/mmapfile"
 )
@@ -10,7 +11,7 @@ import (
 type FlushState struct {
 	End, Flushed int64 // byte positions: written, durable
 	// Unsynced counts files created and not yet durable (with their
-	// directories); only a SyncFS makes them so.
+	// directories): a SyncFS or a Flush makes them so.
 	Unsynced int64
 	// Closed: the queue was closed to make room with unflushed entries. A
 	// writeback error of a file nobody holds open is only reported by the
@@ -21,16 +22,19 @@ type FlushState struct {
 // Dirty reports whether anything is left to sync.
 func (s FlushState) Dirty() bool { return s.Flushed < s.End || s.Unsynced > 0 }
 
-// NeedsSyncFS reports whether only a SyncFS can make the queue durable.
-func (s FlushState) NeedsSyncFS() bool { return s.Unsynced > 0 || s.Closed && s.Flushed < s.End }
+// NeedsSyncFS reports whether only a SyncFS can make the queue durable: it
+// was closed to make room with unflushed entries, and a writeback error of a
+// file nobody holds open is reported only to the file system's error counter.
+func (s FlushState) NeedsSyncFS() bool { return s.Closed && s.Flushed < s.End }
 
 // WorthFlushing reports whether a flush with leastPages (0: any) would sync:
-// that many pages are dirty, or a dirty file is full.
+// that many pages are dirty, a dirty file is full, or a new file is not
+// durable yet (whatever leastPages says: the checkpoint waits for it).
 func (s FlushState) WorthFlushing(leastPages int, fileSize int64) bool {
 	if !s.Dirty() {
 		return false
 	}
-	return leastPages <= 0 || s.End-s.Flushed >= int64(leastPages)*mmapfile.PageSize ||
+	return leastPages <= 0 || s.Unsynced > 0 || s.End-s.Flushed >= int64(leastPages)*mmapfile.PageSize ||
 		s.End/fileSize > s.Flushed/fileSize
 }
 
@@ -48,8 +52,9 @@ func (cq *ConsumeQueue) FlushState() FlushState {
 func (cq *ConsumeQueue) FileSize() int64 { return cq.fileSize }
 
 // Flush syncs written entries when at least leastPages pages are dirty (0: all),
-// through the files' mappings (msync). It cannot make new files durable: see
-// FlushState.NeedsSyncFS and MarkSynced.
+// through the files' mappings (msync), and files created since the last sync
+// with their directories (fsync). Many queues are cheaper to make durable
+// together with one SyncFS and MarkSynced.
 func (cq *ConsumeQueue) Flush(leastPages int) error {
 	if !cq.FlushState().WorthFlushing(leastPages, cq.fileSize) {
 		return nil
@@ -58,6 +63,10 @@ func (cq *ConsumeQueue) Flush(leastPages int) error {
 		cq.res.RLock()
 		if q := cq.q; q != nil {
 			_, err := q.Flush(leastPages)
+			if err == nil {
+				topicDir := filepath.Dir(cq.dir)
+				err = q.SyncCreated(topicDir, filepath.Dir(topicDir))
+			}
 			cq.res.RUnlock()
 			if err != nil {
 				return fmt.Errorf("consumequeue: flush %s/%d: %w", cq.topic, cq.queueID, err)

@@ -73,13 +73,19 @@ func Create(fsys vfs.FS, path string, start, size int64) (*MappedFile, error) {
 }
 
 // CreateSparse makes a new segment file of size bytes of which only the first
-// page has disk blocks (vfs.CreateSparse: nothing synced), then maps it. The
-// writer allocates the rest as it goes (Reserve).
+// page has disk blocks (vfs.CreateSparse: nothing synced), written with zeros
+// to have it cached (see Reserve), then maps it. The writer allocates the
+// rest as it goes (Reserve).
 func CreateSparse(fsys vfs.FS, path string, start, size int64) (*MappedFile, error) {
 	alloc := min(size, PageSize)
 	f, err := vfs.CreateSparse(fsys, path, size, alloc)
 	if err != nil {
 		return nil, fmt.Errorf("mmapfile: %w", err)
+	}
+	if _, err := f.WriteAt(zeroChunk[:alloc], 0); err != nil {
+		f.Close()
+		_ = fsys.Remove(path)
+		return nil, fmt.Errorf("mmapfile: write %s: %w", path, err)
 	}
 	mf, err := mapFile(fsys, f, path, start, size)
 	if err != nil {

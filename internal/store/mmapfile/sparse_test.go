@@ -54,6 +54,7 @@ func TestSparseSegmentGrowsAsWritten(t *testing.T) {
 		"truncate: cq/T/0/00000000000000000000.tmp 6000000",
 		"fallocate: cq/T/0/00000000000000000000.tmp 0 4096",
 		"rename: cq/T/0/00000000000000000000.tmp -> cq/T/0/00000000000000000000",
+		"writeat: cq/T/0/00000000000000000000 0 4096", // into the page cache
 		"mmap: cq/T/0/00000000000000000000 6000000",
 	}, fs.Trace())
 	require.EqualValues(t, 1, q.Unsynced())
@@ -66,7 +67,10 @@ func TestSparseSegmentGrowsAsWritten(t *testing.T) {
 	reserveAndWrite(t, f, 4000, 1)
 	require.Empty(t, fs.Trace(), "inside the first page")
 	reserveAndWrite(t, f, 200, 2)
-	require.Equal(t, []string{"fallocate: cq/T/0/00000000000000000000 4096 8192"}, fs.Trace())
+	require.Equal(t, []string{
+		"fallocate: cq/T/0/00000000000000000000 4096 8192",
+		"writeat: cq/T/0/00000000000000000000 4096 8192",
+	}, fs.Trace())
 	reserveAndWrite(t, f, 8000, 3)
 	require.EqualValues(t, 12288, f.Allocated(), "a page past the write's end")
 	reserveAndWrite(t, f, 100, 4)
