@@ -47,19 +47,13 @@ type pendingSync struct {
 	st consumequeue.FlushState
 }
 
-// parallelLoadMin is the queue count from which load opens and recovers
+// parallelLoadMin is the topic count from which load opens and recovers
 // queues on several goroutines (below it, in order: the golden traces).
-const parallelLoadMin = 64
+const parallelLoadMin = 16
 
 func newQueueTable(root string, opts consumequeue.Options, lg *zap.Logger) *queueTable {
 	return &queueTable{root: root, opts: opts, lg: lg, m: make(map[string]map[int32]*cq), dirs: make(map[string]bool),
 		loaders: max(16, 2*runtime.GOMAXPROCS(0))}
-}
-
-// queueKey names one queue.
-type queueKey struct {
-	topic string
-	qid   int32
 }
 
 // load opens and recovers every queue under root/<topic>/<queueId>/ and
@@ -75,63 +69,66 @@ func (t *queueTable) load(clean bool, minPhy int64) error {
 		return fmt.Errorf("store: open %s: %w", t.root, err)
 	}
 	t.rootDir = dir
-	keys, err := t.list()
+	topics, err := t.topicDirs()
 	if err != nil {
 		return err
 	}
-	one := func(k queueKey) error {
-		q, err := consumequeue.Load(t.root, k.topic, k.qid, t.opts, clean, minPhy)
-		if err != nil {
-			return fmt.Errorf("store: %w", err)
-		}
-		t.add(q)
-		return nil
-	}
-	if len(keys) < parallelLoadMin {
-		for _, k := range keys {
-			if err := one(k); err != nil {
+	one := func(topic string) error { return t.loadTopic(topic, clean, minPhy) }
+	if len(topics) < parallelLoadMin {
+		for _, topic := range topics {
+			if err := one(topic); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	return inParallel(keys, t.loaders, one)
+	return inParallel(topics, t.loaders, one)
 }
 
-// list finds the queues under root, in topic and queue id order.
-func (t *queueTable) list() ([]queueKey, error) {
-	topics, err := t.opts.FS.ReadDir(t.root)
+// topicDirs lists the topic directories under root, in order, and records
+// them in t.dirs.
+func (t *queueTable) topicDirs() ([]string, error) {
+	entries, err := t.opts.FS.ReadDir(t.root)
 	if err != nil {
 		return nil, fmt.Errorf("store: read %s: %w", t.root, err)
 	}
-	var keys []queueKey
-	for _, td := range topics {
-		if !td.IsDir() {
-			continue
-		}
-		t.dirs[td.Name()] = true
-		ids, err := t.opts.FS.ReadDir(filepath.Join(t.root, td.Name()))
-		if err != nil {
-			return nil, fmt.Errorf("store: read %s: %w", td.Name(), err)
-		}
-		for _, id := range ids {
-			qid, err := strconv.ParseInt(id.Name(), 10, 32)
-			if err != nil || !id.IsDir() {
-				t.lg.Warn("ignoring unexpected entry in consumequeue directory",
-					zap.String("topic", td.Name()), zap.String("name", id.Name()))
-				continue
-			}
-			keys = append(keys, queueKey{td.Name(), int32(qid)})
+	var topics []string
+	for _, e := range entries {
+		if e.IsDir() {
+			t.dirs[e.Name()] = true
+			topics = append(topics, e.Name())
 		}
 	}
-	return keys, nil
+	return topics, nil
+}
+
+// loadTopic loads the queues of one topic directory (consumequeue.Load).
+func (t *queueTable) loadTopic(topic string, clean bool, minPhy int64) error {
+	ids, err := t.opts.FS.ReadDir(filepath.Join(t.root, topic))
+	if err != nil {
+		return fmt.Errorf("store: read %s: %w", topic, err)
+	}
+	for _, id := range ids {
+		qid, err := strconv.ParseInt(id.Name(), 10, 32)
+		if err != nil || !id.IsDir() {
+			t.lg.Warn("ignoring unexpected entry in consumequeue directory",
+				zap.String("topic", topic), zap.String("name", id.Name()))
+			continue
+		}
+		q, err := consumequeue.Load(t.root, topic, int32(qid), t.opts, clean, minPhy)
+		if err != nil {
+			return fmt.Errorf("store: %w", err)
+		}
+		t.add(q)
+	}
+	return nil
 }
 
 // inParallel runs fn for every key on n goroutines and returns the first
 // error; after one, the keys left are skipped.
-func inParallel(keys []queueKey, n int, fn func(queueKey) error) error {
+func inParallel[K any](keys []K, n int, fn func(K) error) error {
 	var g lifecycle.Group
-	jobs := make(chan queueKey)
+	jobs := make(chan K)
 	var mu sync.Mutex
 	var first error
 	for range n {

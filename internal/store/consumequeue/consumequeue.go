@@ -2,7 +2,9 @@ package consumequeue
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"path/filepath"
 	"slices"
@@ -280,6 +282,7 @@ func (cq *ConsumeQueue) append(q *mmapfile.Queue, e Entry) error {
 // on that file until Release.
 type Entries struct {
 	f     *mmapfile.MappedFile
+	buf   *[]byte // read from a closed queue: a pooled copy instead of a mapping
 	b     []byte
 	first int64
 }
@@ -298,14 +301,24 @@ func (es Entries) Release() {
 	if es.f != nil {
 		es.f.Release()
 	}
+	if es.buf != nil {
+		putBuf(es.buf)
+	}
 }
 
-// Entries returns the written entries from qoff to the end of its file. It
-// reports false when qoff's file is missing or qoff is not written yet.
+// Entries returns the written entries from qoff to the end of its file (at
+// most about 3,000 from a closed queue). It reports false when qoff's file is
+// missing or qoff is not written yet. A queue closed to make room is read with
+// pread the first time and mapped again if it is read again before the CLOCK
+// sweep passes, so one look at each of many idle queues does not churn the
+// mappings.
 func (cq *ConsumeQueue) Entries(qoff int64) (Entries, bool) {
 	pos := qoff * EntrySize
 	if qoff < 0 || pos >= cq.end.Load() {
 		return Entries{}, false
+	}
+	if es, ok, done := cq.readClosed(qoff); done {
+		return es, ok
 	}
 	f := cq.acquireAt(pos)
 	if f == nil {
@@ -317,6 +330,47 @@ func (cq *ConsumeQueue) Entries(qoff int64) (Entries, bool) {
 		return Entries{}, false
 	}
 	return Entries{f: f, b: f.Bytes(rel, w-rel), first: qoff}, true
+}
+
+// readClosed reads the entries from qoff of a queue that is closed and was
+// not read since the sweep passed; done is false when the queue must be
+// mapped instead.
+func (cq *ConsumeQueue) readClosed(qoff int64) (es Entries, ok, done bool) {
+	cq.res.RLock()
+	defer cq.res.RUnlock()
+	if cq.q != nil || cq.used.Swap(true) {
+		return Entries{}, false, false
+	}
+	pos := qoff * EntrySize
+	start := pos - pos%cq.fileSize
+	if !slices.Contains(cq.st.Starts, start) {
+		return Entries{}, false, true
+	}
+	buf := getBuf()
+	n := min(int64(len(*buf)), start+cq.fileSize-pos, cq.st.End-pos)
+	b, err := cq.readAt(start, (*buf)[:n], pos-start)
+	if err != nil || len(b) == 0 {
+		putBuf(buf)
+		if err != nil {
+			cq.logger().Error("reading a closed consume queue", append(cq.fields(), zap.Error(err))...)
+		}
+		return Entries{}, false, true
+	}
+	return Entries{buf: buf, b: b, first: qoff}, true, true
+}
+
+// readAt reads the file starting at start into b at rel (whole entries).
+func (cq *ConsumeQueue) readAt(start int64, b []byte, rel int64) ([]byte, error) {
+	f, err := cq.fsys().Open(filepath.Join(cq.dir, mmapfile.FileName(start)))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	n, err := f.ReadAt(b, rel)
+	if errors.Is(err, io.EOF) {
+		err = nil
+	}
+	return b[:n-n%EntrySize], err
 }
 
 // acquireAt returns the file holding byte position pos with a reference

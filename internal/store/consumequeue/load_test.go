@@ -59,7 +59,11 @@ func TestLoadReadsWithoutMapping(t *testing.T) {
 		e, ok := cq.Get(2222)
 		require.True(t, ok)
 		require.Equal(t, entry(2222), e)
-		require.True(t, cq.Resident())
+		require.False(t, cq.Resident(), "read once: a pread")
+		e, ok = cq.Get(1234)
+		require.True(t, ok)
+		require.Equal(t, entry(1234), e)
+		require.True(t, cq.Resident(), "read again: mapped")
 		require.NoError(t, cq.Put(2500, entry(2500)))
 		require.EqualValues(t, 2501, cq.MaxOffset())
 	}
