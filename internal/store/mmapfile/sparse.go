@@ -31,9 +31,11 @@ func (f *MappedFile) Reserve(end int64) error {
 		return nil
 	}
 	// From the write position: every byte past it is unwritten, so the
-	// zero-filling fallback of vfs.Allocate cannot overwrite data.
+	// zero-filling fallback of vfs.Allocate cannot overwrite data. Ahead by
+	// as much as is allocated already (capped); nothing ahead when that is
+	// unknown (a file opened again), so an idle queue stays at one page.
 	from := max(have, f.wrote.Load())
-	to := min(f.size, alignUp(end)+min(max(have, PageSize), MaxAllocChunk))
+	to := min(f.size, alignUp(end)+min(have, MaxAllocChunk))
 	if err := allocateCached(f.file, from, to); err != nil {
 		return fmt.Errorf("mmapfile: allocate %s [%d,%d): %w", f.path, from, to, err)
 	}

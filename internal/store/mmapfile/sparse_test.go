@@ -188,3 +188,27 @@ func TestQueueStateReopen(t *testing.T) {
 	q.MarkSynced(st.Unsynced)
 	require.Zero(t, q.Unsynced())
 }
+
+// A segment opened again does not know its extents: the next write
+// allocates up to its own page end only, so an idle queue written once more
+// after a restart keeps one page.
+func TestSparseReserveAfterReopen(t *testing.T) {
+	fs := vfstest.New(t)
+	q := openSparse(t, fs)
+	f, err := q.LastForWrite(0)
+	require.NoError(t, err)
+	reserveAndWrite(t, f, 20, 1)
+	path := f.Path()
+	q.Close()
+
+	q = openSparse(t, fs)
+	defer q.Close()
+	require.NoError(t, q.SetEnd(20))
+	f = q.Last()
+	require.Zero(t, f.Allocated(), "unknown")
+	reserveAndWrite(t, f, 20, 2)
+	require.EqualValues(t, PageSize, f.Allocated())
+	require.EqualValues(t, PageSize, diskBytes(t, path))
+	reserveAndWrite(t, f, PageSize, 3)
+	require.EqualValues(t, 3*PageSize, f.Allocated(), "then ahead, doubling")
+}
