@@ -1,0 +1,96 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"time"
+)
+
+const (
+	bigTopic = "ScaleBig"
+	bigBody  = 1 << 20
+)
+
+// bigCommitLog fills a CommitLog of cfg.commitLogGiB GiB through one topic,
+// kills the broker with kill -9 and measures the restart until the last
+// message of every queue is readable.
+func (w *workload) bigCommitLog() error {
+	c := w.cfg
+	if err := w.startFresh(); err != nil {
+		return err
+	}
+	p, err := w.brokerPool()
+	if err != nil {
+		return err
+	}
+	defer p.close()
+	if err := createTopic(p[0], bigTopic, c.queues); err != nil {
+		return err
+	}
+	n := c.commitLogGiB << 10 // 1 MiB messages
+	body := bytes.Repeat([]byte{'x'}, bigBody)
+	d, err := step(fmt.Sprintf("send %d × 1 MiB to %s", n, bigTopic), func() error {
+		return p.each(n, 4, func(i int, cn *conn) error {
+			return send(cn, bigTopic, i%c.queues, body, fmt.Sprintf("%032X", i))
+		})
+	})
+	if err != nil {
+		return err
+	}
+	w.row("write the CommitLog", fmt.Sprintf("%d GiB in %v (%.0f MiB/s)", c.commitLogGiB, d.Round(time.Millisecond), float64(n)/d.Seconds()))
+	last := (n - 1) / c.queues // every queue has a message at this offset or the one before
+	if _, err := step("read the last messages", func() error { return w.readLast(last) }); err != nil {
+		return err
+	}
+	time.Sleep(2 * time.Second) // let the checkpoint pass
+	if _, err := step("kill -9", func() error { w.cl.broker.kill(); return nil }); err != nil {
+		return err
+	}
+	du, err := measureDisk(filepath.Join(w.cl.dir, "store", "commitlog"))
+	if err != nil {
+		return err
+	}
+	w.row("CommitLog on disk", mib(du.du))
+	d, err = step("restart after kill -9", func() error {
+		if err := w.cl.startBroker(); err != nil {
+			return err
+		}
+		if err := waitPort(w.cl.broker, w.cl.brAddr, 5*time.Minute); err != nil {
+			return err
+		}
+		return w.readLast(last)
+	})
+	w.row("restart after kill -9: last message of every queue readable", "**"+d.Round(time.Millisecond).String()+"**")
+	w.row("restart after kill -9: broker log", recoveryLine(filepath.Join(w.cl.dir, "broker.log")))
+	if err != nil {
+		return err
+	}
+	w.print(fmt.Sprintf("one topic of %d queues, %d GiB CommitLog, kill -9 restart, on %s", c.queues, c.commitLogGiB, hostInfo()))
+	return nil
+}
+
+// readLast waits until offset off of every queue of the big topic is readable.
+func (w *workload) readLast(off int) error {
+	p, err := w.brokerPool()
+	if err != nil {
+		return err
+	}
+	defer p.close()
+	deadline := time.Now().Add(5 * time.Minute)
+	return p.each(w.cfg.queues, 1, func(q int, cn *conn) error {
+		for {
+			msgs, found, err := pull(cn, bigTopic, q, int64(off), 1)
+			if err != nil {
+				return err
+			}
+			if found && len(msgs[0].Body) == bigBody {
+				return nil
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("%s/%d: offset %d not readable", bigTopic, q, off)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	})
+}
