@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap"
 
@@ -176,4 +177,28 @@ func TestPowerLossBeforeNewQueuesAreSynced(t *testing.T) {
 	s3 := storetest.Open(t, o3)
 	require.True(t, s3.Recovery().Clean)
 	requireQueues(t, s3, want)
+}
+
+// The cap and how the queues live under it are metrics.
+func TestMappedFileMetrics(t *testing.T) {
+	o, _ := scaleOptions(t)
+	reg := prometheus.NewRegistry()
+	s, err := store.Open(o, zap.NewNop(), reg)
+	require.NoError(t, err)
+	s.Start()
+	defer s.Close()
+	fillQueues(t, s, 10, 4, 1)
+	waitDispatched(t, s)
+	got := map[string]float64{}
+	mfs, err := reg.Gather()
+	require.NoError(t, err)
+	for _, mf := range mfs {
+		for _, m := range mf.GetMetric() {
+			got[mf.GetName()] = m.GetGauge().GetValue() + m.GetCounter().GetValue()
+		}
+	}
+	require.EqualValues(t, 16, got["rocketgo_store_consumequeue_mapped_files_max"])
+	require.LessOrEqual(t, got["rocketgo_store_consumequeue_mapped_files"], float64(16+2))
+	require.Positive(t, got["rocketgo_store_consumequeue_mapped_files"])
+	require.Positive(t, got["rocketgo_store_consumequeue_closed_total"], "40 queues under a cap of 16")
 }

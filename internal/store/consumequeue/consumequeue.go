@@ -71,13 +71,13 @@ const noDirty = -1
 // written, a little ahead of them, and the queue may be closed to make room
 // under its Residency and mapped again on demand.
 type ConsumeQueue struct {
-	topic    string
-	queueID  int32
-	dir      string
-	fileSize int64
-	fs       vfs.FS
-	lg       *zap.Logger
-	cap      *Residency
+	topic     string
+	queueID   int32
+	dir       string
+	fileSize  int64
+	fs        vfs.FS
+	lg        *zap.Logger
+	residency *Residency // nil: no cap
 
 	mu sync.Mutex // writers (Put, Recover, Truncate, Delete), mapping and closing
 	// res guards q, st and dirtyPhy: readers take file references under its
@@ -88,7 +88,7 @@ type ConsumeQueue struct {
 	// dirtyPhy, while closed: the CommitLog offset of the first unflushed
 	// non-blank entry, noDirty if none.
 	dirtyPhy int64
-	slot     int         // index in cap's ring, -1 when not there; REQUIRES cap.mu
+	slot     int         // index in residency's ring, -1 when not there; REQUIRES residency.mu
 	used     atomic.Bool // used since the CLOCK sweep last passed
 
 	minLogic  atomic.Int64 // byte position of the first live entry
@@ -118,8 +118,8 @@ func Open(root, topic string, queueID int32, o Options) (*ConsumeQueue, error) {
 	cq.q = q
 	cq.publishLocked(q)
 	cq.used.Store(true)
-	if cq.cap != nil {
-		cq.cap.admit(cq, q.Len())
+	if cq.residency != nil {
+		cq.residency.admit(cq, q.Len())
 	}
 	return cq, nil
 }
@@ -133,7 +133,7 @@ func newConsumeQueue(root, topic string, queueID int32, o Options) *ConsumeQueue
 	}
 	return &ConsumeQueue{
 		topic: topic, queueID: queueID, dir: Dir(root, topic, queueID),
-		fileSize: int64(o.EntriesPerFile) * EntrySize, fs: o.FS, lg: o.Logger, cap: o.Residency,
+		fileSize: int64(o.EntriesPerFile) * EntrySize, fs: o.FS, lg: o.Logger, residency: o.Residency,
 		dirtyPhy: noDirty, slot: -1, minFor: -1,
 	}
 }
@@ -248,8 +248,8 @@ func (cq *ConsumeQueue) createFile(q *mmapfile.Queue, start int64) error {
 	if _, err := q.CreateAt(start); err != nil {
 		return fmt.Errorf("consumequeue: %s/%d: %w", cq.topic, cq.queueID, err)
 	}
-	if cq.cap != nil {
-		cq.cap.grow(cq, 1)
+	if cq.residency != nil {
+		cq.residency.grow(cq, 1)
 	}
 	return nil
 }
@@ -421,8 +421,8 @@ func (cq *ConsumeQueue) closeLocked() {
 	if q == nil {
 		return
 	}
-	if cq.cap != nil {
-		cq.cap.leave(cq, q.Len())
+	if cq.residency != nil {
+		cq.residency.leave(cq, q.Len())
 	}
 	q.Close()
 }
@@ -435,8 +435,8 @@ func (cq *ConsumeQueue) Destroy() error {
 	if err != nil {
 		return err
 	}
-	if cq.cap != nil {
-		cq.cap.leave(cq, q.Len())
+	if cq.residency != nil {
+		cq.residency.leave(cq, q.Len())
 	}
 	return q.Destroy()
 }

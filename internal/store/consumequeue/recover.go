@@ -35,8 +35,8 @@ func (cq *ConsumeQueue) Recover(clean bool) error {
 	}
 	before := q.Len()
 	err = cut(end)
-	if cq.cap != nil {
-		cq.cap.grow(cq, q.Len()-before)
+	if cq.residency != nil {
+		cq.residency.grow(cq, q.Len()-before)
 	}
 	if err != nil {
 		return fmt.Errorf("consumequeue: recover %s/%d: %w", cq.topic, cq.queueID, err)
@@ -117,8 +117,8 @@ func (cq *ConsumeQueue) TruncateAfter(phyEnd int64) (int64, error) {
 	}
 	n := q.Len()
 	err = q.Truncate(cut)
-	if cq.cap != nil {
-		cq.cap.grow(cq, q.Len()-n)
+	if cq.residency != nil {
+		cq.residency.grow(cq, q.Len()-n)
 	}
 	if err != nil {
 		return 0, fmt.Errorf("consumequeue: truncate %s/%d: %w", cq.topic, cq.queueID, err)
@@ -217,8 +217,8 @@ func (cq *ConsumeQueue) DeleteBelow(minPhy int64) (int, error) {
 		}
 		return last.Offset < minPhy
 	})
-	if cq.cap != nil {
-		cq.cap.grow(cq, -n)
+	if cq.residency != nil {
+		cq.residency.grow(cq, -n)
 	}
 	cq.correctMinLocked(q, minPhy)
 	if err != nil {

@@ -147,8 +147,8 @@ func (cq *ConsumeQueue) resident() (*mmapfile.Queue, error) {
 	cq.q, cq.st, cq.dirtyPhy = q, mmapfile.QueueState{}, noDirty
 	cq.res.Unlock()
 	cq.used.Store(true)
-	if cq.cap != nil {
-		cq.cap.admit(cq, q.Len())
+	if cq.residency != nil {
+		cq.residency.admit(cq, q.Len())
 	}
 	return q, nil
 }
