@@ -42,7 +42,7 @@ func main() {
 	flag.IntVar(&c.queues, "queues", 8, "queues per topic (one message each)")
 	flag.IntVar(&c.conns, "conns", 4, "connections to the broker")
 	flag.IntVar(&c.window, "window", 32, "requests in flight per connection")
-	flag.IntVar(&c.commitLogGiB, "commitlog-gib", 0, "instead: kill -9 restart with one topic and a CommitLog of this many GiB")
+	flag.IntVar(&c.commitLogGiB, "commitlog-gib", 0, "instead: kill -9 restart with one topic and a CommitLog of this many GiB (less 16 MiB)")
 	flag.BoolVar(&c.keep, "keep", false, "keep the data directory")
 	flag.StringVar(&c.dir, "dir", "", "data directory (default: a new one under $TMPDIR)")
 	flag.BoolVar(&c.reuse, "reuse", false, "with -dir: reuse the store a -keep run left there (skip creating and sending)")

@@ -36,18 +36,25 @@ func createTopic(c *conn, topic string, queues int) error {
 	return expect(resp, "create "+topic, protocol.Success)
 }
 
-// send puts body into one queue with SEND_MESSAGE_V2.
+// send puts body into one queue with SEND_MESSAGE_V2, trying again after a
+// SYSTEM_BUSY (the broker's flow control) as clients do.
 func send(c *conn, topic string, qid int, body []byte, uniq string) error {
-	req := protocol.NewRequest(protocol.SendMessageV2, map[string]string{
-		"a": producerGroup, "b": topic, "c": "TBW102", "d": "8", "e": strconv.Itoa(qid), "f": "0",
-		"g": strconv.FormatInt(time.Now().UnixMilli(), 10), "h": "0",
-		"i": "UNIQ_KEY\x01" + uniq + "\x02", "j": "0", "k": "false", "m": "false",
-	}, body)
-	resp, err := c.call(req, callTimeout)
-	if err != nil {
-		return err
+	for try := 0; ; try++ {
+		req := protocol.NewRequest(protocol.SendMessageV2, map[string]string{
+			"a": producerGroup, "b": topic, "c": "TBW102", "d": "8", "e": strconv.Itoa(qid), "f": "0",
+			"g": strconv.FormatInt(time.Now().UnixMilli(), 10), "h": "0",
+			"i": "UNIQ_KEY\x01" + uniq + "\x02", "j": "0", "k": "false", "m": "false",
+		}, body)
+		resp, err := c.call(req, callTimeout)
+		if err != nil {
+			return err
+		}
+		if resp.ResponseCode() == protocol.SystemBusy && try < 100 {
+			time.Sleep(10 * time.Millisecond)
+			continue
+		}
+		return expect(resp, fmt.Sprintf("send to %s/%d", topic, qid), protocol.Success)
 	}
-	return expect(resp, fmt.Sprintf("send to %s/%d", topic, qid), protocol.Success)
 }
 
 // pull reads up to max messages of a queue from offset; found is false when
