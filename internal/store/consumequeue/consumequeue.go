@@ -317,10 +317,13 @@ func (cq *ConsumeQueue) Entries(qoff int64) (Entries, bool) {
 	if qoff < 0 || pos >= cq.end.Load() {
 		return Entries{}, false
 	}
-	if es, ok, done := cq.readClosed(qoff); done {
-		return es, ok
+	f, resident := cq.acquireResident(pos)
+	if !resident {
+		if es, ok, done := cq.readClosed(qoff); done {
+			return es, ok
+		}
+		f = cq.acquireAt(pos)
 	}
-	f := cq.acquireAt(pos)
 	if f == nil {
 		return Entries{}, false
 	}
@@ -371,6 +374,21 @@ func (cq *ConsumeQueue) readAt(start int64, b []byte, rel int64) ([]byte, error)
 		err = nil
 	}
 	return b[:n-n%EntrySize], err
+}
+
+// acquireResident is acquireAt's fast path: the file holding pos with a
+// reference taken, when the queue is mapped (resident reports that).
+func (cq *ConsumeQueue) acquireResident(pos int64) (f *mmapfile.MappedFile, resident bool) {
+	cq.res.RLock()
+	q := cq.q
+	if q != nil {
+		f = q.AcquireAt(pos)
+	}
+	cq.res.RUnlock()
+	if q != nil {
+		cq.touch()
+	}
+	return f, q != nil
 }
 
 // acquireAt returns the file holding byte position pos with a reference
