@@ -46,7 +46,16 @@ func (w *workload) bigCommitLog() error {
 	if _, err := step("read the last messages", func() error { return w.readLast(last) }); err != nil {
 		return err
 	}
-	time.Sleep(2 * time.Second) // let the checkpoint pass
+	if err := w.killBig(); err != nil {
+		return err
+	}
+	return w.restartBig(last)
+}
+
+// killBig kills the broker holding the big CommitLog once its checkpoint had
+// time to pass.
+func (w *workload) killBig() error {
+	time.Sleep(2 * time.Second)
 	if _, err := step("kill -9", func() error { w.cl.broker.kill(); return nil }); err != nil {
 		return err
 	}
@@ -55,7 +64,14 @@ func (w *workload) bigCommitLog() error {
 		return err
 	}
 	w.row("CommitLog on disk", mib(du.du))
-	d, err = step("restart after kill -9", func() error {
+	return nil
+}
+
+// restartBig restarts the broker and measures until offset last of every
+// queue is readable.
+func (w *workload) restartBig(last int) error {
+	c := w.cfg
+	d, err := step("restart after kill -9", func() error {
 		if err := w.cl.startBroker(); err != nil {
 			return err
 		}

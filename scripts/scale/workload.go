@@ -35,20 +35,8 @@ func (w *workload) brokerPool() (pool, error) { return dialPool(w.cl.brAddr, w.c
 // manyTopics is the 10,000-topic run.
 func (w *workload) manyTopics() error {
 	c := w.cfg
-	if c.reuse {
-		if err := w.restart("start on the kept store"); err != nil {
-			return err
-		}
-	} else {
-		if err := w.startFresh(); err != nil {
-			return err
-		}
-		if err := w.populate(); err != nil {
-			return err
-		}
-		if _, err := step("read every queue", func() error { return w.readAll(time.Now().Add(5 * time.Minute)) }); err != nil {
-			return err
-		}
+	if err := w.begin(); err != nil {
+		return err
 	}
 	time.Sleep(2 * time.Second) // let a ConsumeQueue flush pass
 	if err := w.measure("after sending and reading"); err != nil {
@@ -77,6 +65,22 @@ func (w *workload) manyTopics() error {
 	}
 	w.print(fmt.Sprintf("%d topics × %d queues, one message each (%d queues), on %s", c.topics, c.queues, w.queues(), hostInfo()))
 	return nil
+}
+
+// begin starts the broker on the kept store (-reuse), or on an empty one
+// that it fills and reads back.
+func (w *workload) begin() error {
+	if w.cfg.reuse {
+		return w.restart("start on the kept store")
+	}
+	if err := w.startFresh(); err != nil {
+		return err
+	}
+	if err := w.populate(); err != nil {
+		return err
+	}
+	_, err := step("read every queue", func() error { return w.readAll(time.Now().Add(5 * time.Minute)) })
+	return err
 }
 
 // startFresh starts the broker on the empty store and waits for it.

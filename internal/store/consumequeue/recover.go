@@ -89,29 +89,7 @@ func (cq *ConsumeQueue) TruncateAfter(phyEnd int64) (int64, error) {
 	}
 	defer cq.publishLocked(q)
 	before := q.MaxOffset()
-	cut := int64(-1)
-	files := q.Files()
-	err = mmapfile.CatchFault(func() error {
-		for i := len(files) - 1; i >= 0; i-- {
-			f := files[i]
-			found := int64(-1)
-			for pos := int64(0); pos+EntrySize <= f.Wrote(); pos += EntrySize {
-				e := readEntry(f.Bytes(pos, EntrySize))
-				if !e.IsBlank() && e.End() > phyEnd {
-					found = pos
-					break
-				}
-			}
-			if found < 0 {
-				return nil
-			}
-			cut = f.Start() + found
-			if found > 0 {
-				return nil
-			}
-		}
-		return nil
-	})
+	cut, err := firstPast(q.Files(), phyEnd)
 	if err != nil || cut < 0 {
 		return 0, err
 	}
@@ -130,6 +108,37 @@ func (cq *ConsumeQueue) TruncateAfter(phyEnd int64) (int64, error) {
 	cq.logger().Info("dropped entries past the commit log end",
 		append(cq.fields(), zap.Int64("entries", dropped), zap.Int64("commitLogEnd", phyEnd))...)
 	return dropped, nil
+}
+
+// firstPast is the byte position of the first non-blank entry whose record
+// ends past phyEnd, -1 if none: files are searched from the newest back
+// while their first entry is past it.
+func firstPast(files []*mmapfile.MappedFile, phyEnd int64) (int64, error) {
+	cut := int64(-1)
+	err := mmapfile.CatchFault(func() error {
+		for i := len(files) - 1; i >= 0; i-- {
+			found := firstPastIn(files[i], phyEnd)
+			if found < 0 {
+				return nil
+			}
+			cut = files[i].Start() + found
+			if found > 0 {
+				return nil
+			}
+		}
+		return nil
+	})
+	return cut, err
+}
+
+// firstPastIn is firstPast within one file, relative to it.
+func firstPastIn(f *mmapfile.MappedFile, phyEnd int64) int64 {
+	for pos := int64(0); pos+EntrySize <= f.Wrote(); pos += EntrySize {
+		if e := readEntry(f.Bytes(pos, EntrySize)); !e.IsBlank() && e.End() > phyEnd {
+			return pos
+		}
+	}
+	return -1
 }
 
 // filesLocked is the number of files, mapped or not. REQUIRES cq.mu.
