@@ -37,6 +37,9 @@ func spawn(dir, name, bin string, args ...string) (*proc, error) {
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = log, log
+	// The servers die with the tool, even when it is killed (or its output
+	// pipe closed) before it stops them.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	p := &proc{name: name, cmd: cmd, start: time.Now(), exitc: make(chan error, 1)}
 	if err := cmd.Start(); err != nil {
 		log.Close()
