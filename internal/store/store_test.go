@@ -416,6 +416,7 @@ func TestRuntimeInfoAndMetrics(t *testing.T) {
 	}
 	require.True(t, names["rocketgo_store_put_messages_total"])
 	require.True(t, names["rocketgo_store_commitlog_flush_seconds"])
+	require.True(t, names["rocketgo_store_consumequeue_mapped_files"])
 	require.NoError(t, s.Close())
 	// Closing unregisters, so a reopened store can use the same registry.
 	s2, err := store.Open(o, zaptest.NewLogger(t), reg)
