@@ -124,6 +124,7 @@ type Broker struct {
 
 	MetricsKeys
 	LimitKeys
+	LogKeys
 }
 
 // Broker-side defaults that are not plain literals.
