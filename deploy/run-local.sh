@@ -50,7 +50,10 @@ stop() {
   exit
 }
 trap stop INT TERM
-echo "[run-local] name server on 127.0.0.1:9876, broker on 10911, broker metrics and health on :5557 (/metrics, /healthz, /readyz), the name server's on :5558; Ctrl-C stops both"
+echo "[run-local] mqnamesrv (pid $ns) -c $NAMESRV_CONF, mqbroker (pid $br) -c $BROKER_CONF; Ctrl-C stops the broker, then the name server"
+if [ "$NAMESRV_CONF" = configs/namesrv.conf ] && [ "$BROKER_CONF" = configs/broker.conf ]; then
+  echo "[run-local] name server on 127.0.0.1:9876, broker on 10911; /metrics, /healthz and /readyz on :5557 (broker) and :5558 (name server)"
+fi
 # Stop both when either exits on its own.
 wait -n "$ns" "$br"
 stop
