@@ -84,3 +84,26 @@ func floodUnsupported(t testing.TB, addr string, n int) {
 		t.Fatalf("the name server did not answer %d requests within %v", n, logTimeout)
 	}
 }
+
+// TestLogKeysInConf: the log keys of namesrv.conf configure the logger, and what was logged while
+// the file loaded (an unknown key) reaches the file too, under the "namesrv.config" logger, before
+// the effective configuration.
+func TestLogKeysInConf(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	logFile := filepath.Join(dir, "var", "log", "namesrv.log")
+	ns := namesrvNode(t, filepath.Join(dir, "namesrv"), map[string]string{"logFile": logFile,
+		"logFormat": "json", "noSuchKey": "1"})
+	n := startNamesrv(t, ns)
+	n.stop(t, syscall.SIGTERM)
+	require.Empty(t, strings.TrimSpace(n.log()), "nothing on stderr")
+	b, err := os.ReadFile(logFile)
+	require.NoError(t, err)
+	text := string(b)
+	unknown := lines(text, "unknown key ignored")
+	require.Len(t, unknown, 1)
+	require.Contains(t, unknown[0], `"logger":"namesrv.config"`)
+	require.Contains(t, unknown[0], `"key":"noSuchKey"`)
+	require.Less(t, strings.Index(text, "unknown key ignored"), strings.Index(text, "effective namesrv configuration"))
+	require.Contains(t, text, `logFile=`+logFile)
+}

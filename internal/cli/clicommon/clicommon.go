@@ -35,7 +35,5 @@ func MetricsServer(l config.MetricsListener, lg *zap.Logger, ready *Readiness) (
 	if err := srv.Start(); err != nil {
 		return nil, nil, fmt.Errorf("metrics on %s: %w", addr, err)
 	}
-	lg.Info("metrics and health probes listening", zap.String("addr", srv.Addr()),
-		zap.Strings("paths", []string{"/metrics", metrics.LivenessPath, metrics.ReadinessPath}))
 	return reg, func() { _ = srv.Close() }, nil
 }
