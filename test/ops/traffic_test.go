@@ -50,8 +50,11 @@ type sender struct {
 
 func startSender(t testing.TB, namesrvAddr, topic string) *sender {
 	t.Helper()
+	// The Go client shares one client per instance name in a process, and refuses a second one with
+	// other name servers: each test's producer needs its own instance.
 	p, err := rocketmq.NewProducer(producer.WithNameServer(primitive.NamesrvAddr{namesrvAddr}),
-		producer.WithGroupName("PG_ops_"+topic), producer.WithRetry(1), producer.WithSendMsgTimeout(5*time.Second))
+		producer.WithGroupName("PG_ops_"+topic), producer.WithInstanceName("ops_"+topic),
+		producer.WithRetry(1), producer.WithSendMsgTimeout(5*time.Second))
 	require.NoError(t, err)
 	require.NoError(t, p.Start())
 	s := &sender{p: p, stopc: make(chan struct{}), acked: map[string]bool{}}
