@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/rocketgo/rocketgo/internal/logging"
 )
 
 type namesrvCase = keyCase[NamesrvOptions]
@@ -85,5 +87,6 @@ func TestEveryNamesrvKeyLands(t *testing.T) {
 		}
 		return n.Options()
 	}
-	runKeyCases(t, namesrvKeys(), concatCases(namesrvCases(), namesrvLimitCases()), load, func(o NamesrvOptions) (NamesrvOptions, string) { return o, "" })
+	runKeyCases(t, namesrvKeys(), concatCases(namesrvCases(), namesrvLimitCases(),
+		logCases(func(o NamesrvOptions) logging.Options { return o.Log })), load, func(o NamesrvOptions) (NamesrvOptions, string) { return o, "" })
 }
