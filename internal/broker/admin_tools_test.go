@@ -96,7 +96,8 @@ func TestBrokerConsumeStats(t *testing.T) {
 	}
 	requireCode(t, c.Call(createGroupRequest(t, body.NewSubscriptionGroupConfig("G_BCS"))), protocol.Success)
 	updateOffset(t, c, "G_BCS", topic, 1, 1)
-	updateOffset(t, c, "G_UNCONFIGURED", topic, 1, 0) // offsets without a group config are not listed, as in Java
+	// A commit for an unknown group creates it (autoCreateSubscriptionGroup), so it is listed too.
+	updateOffset(t, c, "G_AUTO", topic, 1, 0)
 	resp := adminCall(t, c, protocol.GetBrokerConsumeStats, &protocol.GetConsumeStatsInBrokerHeader{}, nil)
 	var raw struct {
 		BrokerAddr       string                       `json:"brokerAddr"`
@@ -105,16 +106,20 @@ func TestBrokerConsumeStats(t *testing.T) {
 	}
 	require.NoError(t, body.Unmarshal(resp.Body, &raw))
 	require.Equal(t, brokertest.StoreHost.String(), raw.BrokerAddr)
-	require.Equal(t, int64(3), raw.TotalDiff)
-	var found bool
+	require.Equal(t, int64(3+4), raw.TotalDiff, "G_BCS is 3 behind on queue 1, G_AUTO 4")
+	var found, auto bool
 	for _, m := range raw.ConsumeStatsList {
 		if list, ok := m["G_BCS"]; ok {
 			found = true
 			require.Len(t, list, 1)
 			require.Len(t, list[0].OffsetTable, 2, "the topic's two write queues")
 		}
+		if _, ok := m["G_AUTO"]; ok {
+			auto = true
+		}
 	}
 	require.True(t, found)
+	require.True(t, auto, "the group the commit created")
 }
 
 // consumeStatsJ reads a ConsumeStats whose queue keys arrive as strings.

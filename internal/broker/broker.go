@@ -19,6 +19,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker/nsreg"
 	"github.com/rocketgo/rocketgo/internal/broker/offset"
 	"github.com/rocketgo/rocketgo/internal/broker/processor"
+	"github.com/rocketgo/rocketgo/internal/broker/quota"
 	"github.com/rocketgo/rocketgo/internal/broker/relay"
 	"github.com/rocketgo/rocketgo/internal/broker/schedule"
 	"github.com/rocketgo/rocketgo/internal/broker/subscription"
@@ -42,6 +43,7 @@ type Broker struct {
 	consumers *client.ConsumerManager
 	producers *client.ProducerManager
 	holds     *longpoll.Service
+	quota     *quota.Quota // what each connection may still create
 	schedule  *schedule.Service
 	tx        *transaction.Service
 	metrics   *metrics.Broker
@@ -58,6 +60,7 @@ type Broker struct {
 	nsClient  *remoting.Client
 	registrar *nsreg.Registrar
 	repl      replication // master/slave replication (replication.go)
+	ready     readiness   // what Ready reports (ready.go)
 
 	stopc     chan struct{}
 	wg        sync.WaitGroup
@@ -71,7 +74,8 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 		lg = zap.NewNop()
 	}
 	opts.setDefaults()
-	b := &Broker{opts: opts, lg: lg, stopc: make(chan struct{})}
+	b := &Broker{opts: opts, lg: lg, stopc: make(chan struct{}),
+		quota: quota.New(quota.Limits{Groups: opts.Limits.MaxNewGroupsPerConnection, Topics: opts.Limits.MaxNewTopicsPerConnection})}
 	b.perm.Store(int32(opts.BrokerPermission))
 	if opts.ACL != nil {
 		a, err := acl.New(*opts.ACL, lg.Named("acl"))
@@ -93,7 +97,7 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 	}
 	b.holds = longpoll.New(longpoll.Options{CheckInterval: checkEvery, MaxOffset: func(t string, q int32) int64 {
 		return b.store.MaxOffsetInQueue(t, q)
-	}}, lg.Named("longpoll"))
+	}, MaxHeld: opts.Limits.MaxHeldPulls, MaxHeldPerOwner: opts.Limits.MaxHeldPullsPerConnection}, lg.Named("longpoll"))
 	if err := b.openStore(); err != nil {
 		return nil, err
 	}
@@ -131,6 +135,7 @@ func (b *Broker) openMetadata() error {
 	to.AutoCreateTopicEnable, to.DefaultTopicQueueNums = b.opts.AutoCreateTopicEnable, b.opts.DefaultTopicQueueNums
 	to.ClusterTopicEnable, to.BrokerTopicEnable = b.opts.ClusterTopicEnable, b.opts.BrokerTopicEnable
 	to.TraceTopicEnable = b.opts.TraceTopicEnable
+	to.Admit = b.quota.TakeTopics
 	if b.opts.MsgTraceTopicName != "" {
 		to.MsgTraceTopicName = b.opts.MsgTraceTopicName
 	}
@@ -144,7 +149,7 @@ func (b *Broker) openMetadata() error {
 		return fmt.Errorf("broker: load topics: %w", err)
 	}
 	b.groups, err = subscription.New(subscription.Options{StorePathRootDir: root,
-		AutoCreateSubscriptionGroup: b.opts.AutoCreateSubscriptionGroup}, b.lg.Named("subscription"))
+		AutoCreateSubscriptionGroup: b.opts.AutoCreateSubscriptionGroup, Admit: b.quota.TakeGroups}, b.lg.Named("subscription"))
 	if err != nil {
 		return fmt.Errorf("broker: load subscription groups: %w", err)
 	}
@@ -210,7 +215,11 @@ func (b *Broker) buildMetrics() error {
 }
 
 func (b *Broker) buildServer() {
-	b.proc = processor.New(processor.Options{RegionID: b.opts.RegionID, TraceOn: b.opts.TraceOn}, b.services())
+	po := processor.Options{RegionID: b.opts.RegionID, TraceOn: b.opts.TraceOn}
+	if b.acl != nil {
+		po.Access = b.acl
+	}
+	b.proc = processor.New(po, b.services())
 	var observe func(code protocol.RequestCode, respCode protocol.ResponseCode, d time.Duration)
 	if b.metrics != nil {
 		observe = func(code protocol.RequestCode, respCode protocol.ResponseCode, d time.Duration) {
@@ -220,8 +229,8 @@ func (b *Broker) buildServer() {
 	so := remoting.ServerOptions{
 		Addr:                  b.opts.ListenAddr,
 		MaxConcurrentRequests: b.opts.MaxConcurrentRequests,
-		IdleTimeout:           b.opts.IdleTimeout,
-		OnDisconnect:          b.proc.ConnClosed,
+		Limits:                b.opts.Remoting,
+		OnDisconnect:          b.connClosed,
 		Observe:               observe,
 		Intercept:             b.aclCheck(),
 		TLS:                   b.opts.TLS,
@@ -267,6 +276,13 @@ func (b *Broker) VIPAddr() net.Addr {
 	return b.vip.Addr()
 }
 
+// connClosed ends what a closed connection had: its memberships, its held pulls, the count of
+// what it created.
+func (b *Broker) connClosed(c *remoting.Conn) {
+	b.proc.ConnClosed(c)
+	b.quota.Release(c.ID())
+}
+
 // Start serves clients and registers with the nameservers.
 func (b *Broker) Start() error {
 	b.store.Start()
@@ -301,9 +317,10 @@ func (b *Broker) Start() error {
 			Timeout:       b.opts.RegisterTimeout,
 			Compressed:    b.opts.CompressedRegister,
 			SkipUnchanged: !b.opts.ForceRegister,
-		}, b.nsClient, b.registration, b.onRegistered, b.lg.Named("nsreg"))
+		}, b.nsClient, b.registration, b.registeredWith, b.lg.Named("nsreg"))
 		b.registrar.Start()
 	}
+	b.ready.started.Store(true)
 	b.lg.Info("broker started", zap.String("name", b.opts.BrokerName), zap.String("addr", b.Addr().String()),
 		zap.Strings("namesrv", b.opts.NamesrvAddrs))
 	return nil
@@ -346,6 +363,7 @@ func (b *Broker) Store() *store.Store { return b.store }
 //     remove the abort file, unmap.
 func (b *Broker) Close() error {
 	b.closeOnce.Do(func() {
+		b.ready.closing.Store(true)
 		if b.registrar != nil {
 			b.registrar.Close()
 		}

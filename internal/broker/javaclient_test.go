@@ -97,7 +97,7 @@ func TestVIPChannel(t *testing.T) {
 // TestIdleConnectionsClosed: with serverChannelMaxIdleTimeSeconds a connection that sends nothing
 // that long is closed, as Apache's broker closes it; one that keeps talking stays.
 func TestIdleConnectionsClosed(t *testing.T) {
-	b := brokertest.Start(t, func(o *broker.Options) { o.IdleTimeout = time.Second })
+	b := brokertest.Start(t, func(o *broker.Options) { o.Remoting.IdleTimeout = time.Second })
 	idle, busy := b.Dial(t), b.Dial(t)
 	for range 15 { // 1.5 s, a round trip every 100 ms
 		busy.Sync()

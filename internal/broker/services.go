@@ -18,6 +18,8 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker/send"
 	"github.com/rocketgo/rocketgo/internal/broker/sendback"
 	"github.com/rocketgo/rocketgo/internal/broker/stats"
+	"github.com/rocketgo/rocketgo/internal/broker/subscription"
+	"github.com/rocketgo/rocketgo/internal/broker/topic"
 	"github.com/rocketgo/rocketgo/internal/broker/topicadmin"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 )
@@ -26,8 +28,10 @@ import (
 // adapter (processor) serves them.
 func (b *Broker) services() processor.Services {
 	clients, boot := processor.Clients{}, time.Now()
-	b.members = membership.New(membership.Options{NotifyConsumerIdsChangedDisabled: !b.opts.NotifyConsumerIdsChangedEnable}, membership.Deps{Groups: b.groups, Topics: b.topics, Consumers: b.consumers,
-		Producers: b.producers, Notifier: clients}, b.lg.Named("membership"))
+	b.members = membership.New(membership.Options{MaxNewGroupsPerRequest: b.opts.Limits.MaxNewGroupsPerRequest,
+		NotifyConsumerIdsChangedDisabled: !b.opts.NotifyConsumerIdsChangedEnable},
+		membership.Deps{Groups: b.groups, Topics: b.topics, Consumers: b.consumers, Producers: b.producers, Notifier: clients},
+		b.lg.Named("membership"))
 	queries := query.New(query.Options{DefaultQueryMaxNum: b.opts.DefaultQueryMaxNum}, b.store)
 	b.relay = relay.New(relay.Options{BrokerName: b.opts.BrokerName}, relay.Deps{Consumers: b.consumers,
 		Messages: queries, Offsets: b.offsets, Store: b.store, Topics: b.topics, Clients: clients}, b.lg.Named("relay"))
@@ -36,7 +40,7 @@ func (b *Broker) services() processor.Services {
 		Send:        b.live.send,
 		SendBack:    b.live.sendBack,
 		Pull:        b.live.pull,
-		Offsets:     queueoffset.New(b.offsets, b.store),
+		Offsets:     queueoffset.New(b.offsets, b.store, knownNames{b.groups, b.topics}),
 		OffsetAdmin: &queueoffset.Admin{Offsets: b.offsets, Store: b.store, Topics: b.topics, Consumers: b.consumers},
 		Members:     b.members,
 		Query:       queries,
@@ -83,6 +87,7 @@ func (b *Broker) pullService() *pull.Service {
 		Replica:               policy.Replica{Slave: b.opts.IsSlave(), SlaveReadEnable: b.opts.SlaveReadEnable},
 		LongPollingEnable:     b.opts.LongPollingEnable,
 		ShortPollingTime:      b.opts.ShortPollingTime,
+		MaxSuspendTimeout:     b.opts.Limits.MaxSuspendTimeout,
 		EnablePropertyFilter:  b.opts.EnablePropertyFilter,
 		LitePullMessageEnable: b.opts.LitePullMessageEnable,
 	}, pull.Deps{Store: b.store, Groups: b.groups, Topics: b.topics, Consumers: b.consumers, Holds: b.holds,
@@ -123,4 +128,20 @@ func (b *Broker) configKeys() map[string]string {
 		"storeReplyMessageEnable": strconv.FormatBool(o.StoreReplyMessageEnable),
 		"defaultQueryMaxNum":      strconv.Itoa(queryMax),
 	}
+}
+
+// knownNames tells queueoffset which groups and topics exist.
+type knownNames struct {
+	groups *subscription.Manager
+	topics *topic.Manager
+}
+
+func (k knownNames) FindOrCreateGroup(owner uint64, group string) (bool, error) {
+	_, ok, refused := k.groups.FindOrCreateFor(owner, group)
+	return ok, refused
+}
+
+func (k knownNames) TopicQueues(name string) (int, bool) {
+	tc, ok := k.topics.Get(name)
+	return max(tc.ReadQueueNums, tc.WriteQueueNums), ok
 }

@@ -12,20 +12,19 @@ import (
 // int64 and Millis hold Java longs.
 type Broker struct {
 	// Identity and network.
-	BrokerClusterName               string
-	BrokerName                      string
-	BrokerID                        int64
-	NamesrvAddr                     string
-	BrokerIP1                       string
-	BrokerIP2                       string
-	BindAddress                     string
-	ListenPort                      int
-	HAListenPort                    int
-	FastListenPort                  int
-	ServerChannelMaxIdleTimeSeconds int
-	BrokerPermission                int
-	RegionID                        string
-	TraceOn                         bool
+	BrokerClusterName string
+	BrokerName        string
+	BrokerID          int64
+	NamesrvAddr       string
+	BrokerIP1         string
+	BrokerIP2         string
+	BindAddress       string
+	ListenPort        int
+	HAListenPort      int
+	FastListenPort    int
+	BrokerPermission  int
+	RegionID          string
+	TraceOn           bool
 
 	// Security.
 	AclEnable     bool
@@ -71,6 +70,7 @@ type Broker struct {
 	CleanFileForciblyEnable          bool
 
 	// HA.
+	HAAllowlist             Allowlist
 	HASendHeartbeatInterval Millis
 	HAHousekeepingInterval  Millis
 	HATransferBatchSize     int
@@ -124,7 +124,10 @@ type Broker struct {
 	WaitTimeMillsInTransactionQueue Millis
 	OsPageCacheBusyTimeOutMills     Millis
 
+	LimitKeys
 	MetricsKeys
+	RequestLimitKeys
+	LogKeys
 }
 
 // Broker-side defaults that are not plain literals.

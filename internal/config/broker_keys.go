@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/rocketgo/rocketgo/internal/logging"
+	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/internal/store"
 )
 
@@ -17,11 +19,16 @@ type brokerKey = key[Broker, BrokerOptions]
 func brokerKeys() []brokerKey {
 	return concat(identityKeys(), storeKeys(), flushKeys(), cleanupKeys(), haKeys(), pullKeys(),
 		topicKeys(), registrationKeys(), flowControlKeys(),
+		limitKeys(func(c *Broker) *LimitKeys { return &c.LimitKeys },
+			func(o *BrokerOptions) *remoting.Limits { return &o.Broker.Remoting }),
+		brokerGuardKeys(), requestLimitKeys(),
 		metricsKeys(fromJava, func(c *Broker) *MetricsKeys { return &c.MetricsKeys },
+			func(c *Broker) string { return c.BindAddress },
 			func(o *BrokerOptions) *MetricsListener { return &o.Metrics },
 			func(o *BrokerOptions) *map[string]string { return &o.Broker.MetricsExtra }),
 		aclKeys(),
 		tlsKeys(func(c *Broker) *TLSKeys { return &c.TLSKeys }, func(o *BrokerOptions) *TLSKeys { return &o.TLS }),
+		logKeys(func(c *Broker) *LogKeys { return &c.LogKeys }, func(o *BrokerOptions) *logging.Options { return &o.Log }),
 		ignored[Broker, BrokerOptions](ignoredBrokerKeys()...))
 }
 
@@ -76,12 +83,6 @@ func identityKeys() []brokerKey {
 			doc:   "VIP channel port, serving what the client port serves (Java clients with `vipChannelEnabled` use listenPort−2).",
 			field: func(c *Broker) any { return &c.FastListenPort },
 			to:    toFastAddr},
-		brokerKey{name: "serverChannelMaxIdleTimeSeconds", def: "120",
-			doc:   "Close client connections that send nothing this long (seconds; clients heartbeat every 30 s); 0 never.",
-			field: func(c *Broker) any { return &c.ServerChannelMaxIdleTimeSeconds },
-			to: func(c *Broker, o *BrokerOptions) {
-				o.Broker.IdleTimeout = time.Duration(c.ServerChannelMaxIdleTimeSeconds) * time.Second
-			}},
 		brokerKey{name: "brokerPermission", def: "6",
 			doc:   "4 read, 2 write, 1 inherit; applied to routes.",
 			field: func(c *Broker) any { return &c.BrokerPermission },

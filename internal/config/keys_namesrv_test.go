@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/rocketgo/rocketgo/internal/logging"
 )
 
 type namesrvCase = keyCase[NamesrvOptions]
@@ -16,9 +18,6 @@ func namesrvCases() map[string]namesrvCase {
 		}},
 		"bindAddress": {line: "bindAddress=127.0.0.1", want: func(t *testing.T, o NamesrvOptions) {
 			require.Equal(t, "127.0.0.1:9876", o.Namesrv.ListenAddr)
-		}},
-		"serverChannelMaxIdleTimeSeconds": {line: "serverChannelMaxIdleTimeSeconds=30", want: func(t *testing.T, o NamesrvOptions) {
-			require.Equal(t, 30*time.Second, o.Namesrv.IdleTimeout)
 		}},
 		"kvConfigPath": {line: "kvConfigPath=/tmp/kv.json", want: func(t *testing.T, o NamesrvOptions) {
 			require.Equal(t, "/tmp/kv.json", o.Namesrv.KVConfigPath)
@@ -88,5 +87,6 @@ func TestEveryNamesrvKeyLands(t *testing.T) {
 		}
 		return n.Options()
 	}
-	runKeyCases(t, namesrvKeys(), namesrvCases(), load, func(o NamesrvOptions) (NamesrvOptions, string) { return o, "" })
+	runKeyCases(t, namesrvKeys(), concatCases(namesrvCases(), namesrvLimitCases(),
+		logCases(func(o NamesrvOptions) logging.Options { return o.Log })), load, func(o NamesrvOptions) (NamesrvOptions, string) { return o, "" })
 }

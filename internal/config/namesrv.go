@@ -9,7 +9,9 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/rocketgo/rocketgo/internal/logging"
 	"github.com/rocketgo/rocketgo/internal/namesrv"
+	"github.com/rocketgo/rocketgo/internal/remoting"
 )
 
 // Namesrv holds the values of namesrv.conf, one field per key, as Broker does for broker.conf;
@@ -19,7 +21,6 @@ import (
 type Namesrv struct {
 	ListenPort                        int
 	BindAddress                       string
-	ServerChannelMaxIdleTimeSeconds   int
 	KVConfigPath                      string
 	ProductEnvName                    string
 	ClusterTest                       bool
@@ -35,6 +36,9 @@ type Namesrv struct {
 
 	MetricsKeys
 	TLSKeys
+	LimitKeys
+	LogKeys
+	NamesrvGuardKeys
 }
 
 // namesrvKey is one key of namesrv.conf.
@@ -51,12 +55,6 @@ func namesrvKeys() []namesrvKey {
 			doc:   "Address the listener binds to (RocketMQ 5 key).",
 			field: func(c *Namesrv) any { return &c.BindAddress },
 			to:    toNamesrvListenAddr},
-		namesrvKey{name: "serverChannelMaxIdleTimeSeconds", def: "120",
-			doc:   "Close connections idle this long (seconds).",
-			field: func(c *Namesrv) any { return &c.ServerChannelMaxIdleTimeSeconds },
-			to: func(c *Namesrv, o *NamesrvOptions) {
-				o.Namesrv.IdleTimeout = time.Duration(c.ServerChannelMaxIdleTimeSeconds) * time.Second
-			}},
 		namesrvKey{name: "kvConfigPath", defFunc: func() string { return filepath.Join(userHome(), "namesrv", "kvConfig.json") },
 			defDoc: "`${user.home}/namesrv/kvConfig.json`",
 			doc:    "KV config store.",
@@ -116,9 +114,14 @@ func namesrvKeys() []namesrvKey {
 			}},
 	),
 		metricsKeys(ours, func(c *Namesrv) *MetricsKeys { return &c.MetricsKeys },
+			func(c *Namesrv) string { return c.BindAddress },
 			func(o *NamesrvOptions) *MetricsListener { return &o.Metrics },
 			func(o *NamesrvOptions) *map[string]string { return &o.Namesrv.MetricLabels }),
 		tlsKeys(func(c *Namesrv) *TLSKeys { return &c.TLSKeys }, func(o *NamesrvOptions) *TLSKeys { return &o.TLS }),
+		limitKeys(func(c *Namesrv) *LimitKeys { return &c.LimitKeys },
+			func(o *NamesrvOptions) *remoting.Limits { return &o.Namesrv.Limits }),
+		namesrvGuardKeys(),
+		logKeys(func(c *Namesrv) *LogKeys { return &c.LogKeys }, func(o *NamesrvOptions) *logging.Options { return &o.Log }),
 		ignored[Namesrv, NamesrvOptions](ignoredNamesrvKeys()...))
 }
 
@@ -160,6 +163,7 @@ func (n *Namesrv) Validate() error {
 	}
 	errs = append(errs, n.checkExporter()...)
 	errs = append(errs, n.checkLabels()...)
+	errs = append(errs, n.checkLog()...)
 	errs = append(errs, n.TLSKeys.check()...)
 	return errors.Join(errs...)
 }
@@ -171,6 +175,7 @@ type NamesrvOptions struct {
 	Namesrv namesrv.Options
 	Metrics MetricsListener
 	TLS     TLSKeys
+	Log     logging.Options // the logging keys; the command's flags win over them
 }
 
 // Options maps every key onto the name server's options: namesrv.DefaultOptions, then each key's
@@ -187,7 +192,8 @@ func (n *Namesrv) Options() (NamesrvOptions, error) {
 // Fields lists every key with its effective value, sorted by key.
 func (n *Namesrv) Fields() []Field { return fieldsOf(namesrvSchema(), n) }
 
-// LogEffective logs the effective configuration as one entry, every key a field, sorted.
+// LogEffective logs the effective configuration as one info entry of key=value lines, the keys
+// that differ from the defaults first.
 func (n *Namesrv) LogEffective(lg *zap.Logger) {
-	orNop(lg).Info("effective namesrv configuration", zapFields(n.Fields())...)
+	orNop(lg).Info(effectiveText("effective namesrv configuration", n.Fields(), DefaultNamesrv().Fields()))
 }

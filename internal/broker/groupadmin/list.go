@@ -5,10 +5,14 @@ import (
 
 	"github.com/rocketgo/rocketgo/internal/broker/outcome"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/names"
 )
 
 // Config is one group's config (GET_SUBSCRIPTIONGROUP_CONFIG).
 func (s *Service) Config(group string) (body.SubscriptionGroupConfig, error) {
+	if err := names.Group(group); err != nil {
+		return body.SubscriptionGroupConfig{}, outcome.Errorf(outcome.SystemError, "%v", err)
+	}
 	cfg, ok := s.groups.Get(group)
 	if !ok {
 		return cfg, outcome.Errorf(outcome.GroupNotExist, "No group in this broker")
@@ -28,6 +32,9 @@ func (s *Service) UpdateList(list []body.SubscriptionGroupConfig, from string) e
 	for _, cfg := range list {
 		if cfg.GroupName == "" {
 			return outcome.Errorf(outcome.SystemError, "a SubscriptionGroupConfig of the list has no groupName")
+		}
+		if err := names.Group(cfg.GroupName); err != nil {
+			return outcome.Errorf(outcome.SystemError, "%v", err)
 		}
 	}
 	for _, cfg := range list {

@@ -133,8 +133,10 @@ func (p *Processor) cloneGroupOffset(_ context.Context, _ *remoting.Conn, req *p
 	if err := h.Decode(req.ExtFields); err != nil {
 		return nil, err
 	}
-	p.svc.OffsetAdmin.Clone(queueoffset.CloneRequest{SrcGroup: h.SrcGroup, DestGroup: h.DestGroup,
-		Topic: h.Topic.Or(""), Offline: h.Offline.Or(false)})
+	if err := p.svc.OffsetAdmin.Clone(queueoffset.CloneRequest{SrcGroup: h.SrcGroup, DestGroup: h.DestGroup,
+		Topic: h.Topic.Or(""), Offline: h.Offline.Or(false)}); err != nil {
+		return nil, err
+	}
 	return success(req), nil
 }
 
@@ -144,7 +146,10 @@ func (p *Processor) queryCorrectionOffset(_ context.Context, _ *remoting.Conn, r
 	if err := h.Decode(req.ExtFields); err != nil {
 		return nil, err
 	}
-	offs := p.svc.OffsetAdmin.CorrectionOffsets(h.Topic, h.FilterGroups.Or(""), h.CompareGroup)
+	offs, err := p.svc.OffsetAdmin.CorrectionOffsets(h.Topic, h.FilterGroups.Or(""), h.CompareGroup)
+	if err != nil {
+		return nil, err
+	}
 	return withJSONBody(req, body.QueryCorrectionOffsetBody{CorrectionOffsets: offs})
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/names"
 )
 
 // heartbeat serves HEART_BEAT.
@@ -17,7 +18,9 @@ func (p *Processor) heartbeat(_ context.Context, c *remoting.Conn, req *protocol
 		return nil, outcome.Errorf(outcome.SystemError, "bad heartbeat body: %v", err)
 	}
 	ch := client.ClientChannel{Channel: c, ClientID: hb.ClientID, Language: req.Language, Version: int32(req.Version)}
-	p.svc.Members.Heartbeat(ch, *hb)
+	if err := p.svc.Members.Heartbeat(ch, *hb); err != nil {
+		return nil, err
+	}
 	return success(req), nil
 }
 
@@ -69,10 +72,30 @@ func (p *Processor) checkClientConfig(_ context.Context, _ *remoting.Conn, req *
 			return nil, outcome.Errorf(outcome.SystemError, "bad CheckClientRequestBody: %v", err)
 		}
 	}
+	if err := checkClientNames(&b); err != nil {
+		return nil, err
+	}
 	if b.SubscriptionData != nil {
 		if err := p.svc.Pull.CheckSubscription(*b.SubscriptionData); err != nil {
 			return nil, err
 		}
 	}
 	return success(req), nil
+}
+
+// checkClientNames refuses a CHECK_CLIENT_CONFIG body whose group or subscribed topic is not a
+// valid name (an absent one names nothing).
+func checkClientNames(b *body.CheckClientRequestBody) error {
+	if b.Group != "" {
+		if err := names.Group(b.Group); err != nil {
+			return outcome.Errorf(outcome.SystemError, "bad CheckClientRequestBody: group: %v", err)
+		}
+	}
+	if b.SubscriptionData != nil {
+		if err := names.Topic(b.SubscriptionData.Topic); err != nil {
+			return outcome.Errorf(outcome.SystemError, "bad CheckClientRequestBody: topic %s: %v",
+				names.Quote(b.SubscriptionData.Topic), err)
+		}
+	}
+	return nil
 }

@@ -39,6 +39,17 @@ func TestCheckClientConfigHandler(t *testing.T) {
 	resp := c.Call(protocol.NewRequest(protocol.CheckClientConfig, nil, []byte("{")))
 	require.Equal(t, protocol.SystemError, resp.ResponseCode())
 	require.Contains(t, resp.Remark, "bad CheckClientRequestBody")
+
+	// Names that names.Group or names.Topic refuse are answered before the service is asked.
+	n = f.count()
+	resp = c.Call(protocol.NewRequest(protocol.CheckClientConfig, nil, []byte(`{"clientId":"x","group":"G\u0000"}`)))
+	require.Equal(t, protocol.SystemError, resp.ResponseCode())
+	require.Contains(t, resp.Remark, "bad CheckClientRequestBody: group")
+	resp = c.Call(protocol.NewRequest(protocol.CheckClientConfig, nil,
+		[]byte(`{"clientId":"x","group":"G","subscriptionData":{"topic":"a/b","subString":"*"}}`)))
+	require.Equal(t, protocol.SystemError, resp.ResponseCode())
+	require.Contains(t, resp.Remark, "bad CheckClientRequestBody: topic")
+	require.Equal(t, n, f.count(), "refused before the pull service")
 }
 
 // TestLitePullHandler: LITE_PULL_MESSAGE is PULL_MESSAGE's header and answer, marked lite.

@@ -68,10 +68,10 @@ func (s statsFake) BrokerStats(name, key string) (body.BrokerStatsData, error) {
 // offsetAdmin is the OffsetAdmin service of fakes.
 type offsetAdmin struct{ *fakes }
 
-func (o offsetAdmin) Clone(r queueoffset.CloneRequest) { o.called(r) }
-func (o offsetAdmin) CorrectionOffsets(topic, filter, compare string) map[int32]int64 {
-	o.called(correction{topic, filter, compare})
-	return map[int32]int64{0: 5}
+func (o offsetAdmin) Clone(r queueoffset.CloneRequest) error { return o.called(r).err }
+func (o offsetAdmin) CorrectionOffsets(topic, filter, compare string) (map[int32]int64, error) {
+	a := o.called(correction{topic, filter, compare})
+	return map[int32]int64{0: 5}, a.err
 }
 func (o offsetAdmin) ConsumeQueue(q queueoffset.QueueQuery) (body.QueryConsumeQueueResponseBody, error) {
 	a := o.called(q)

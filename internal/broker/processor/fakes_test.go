@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/rocketgo/rocketgo/internal/broker/brokertest"
 	"github.com/rocketgo/rocketgo/internal/broker/client"
 	"github.com/rocketgo/rocketgo/internal/broker/processor"
@@ -31,6 +33,8 @@ type fakes struct {
 	a        answers
 	wake     func(pull.Result, error)
 	channels []client.ClientChannel
+	pulled   []pulledBy
+	released []uint64
 }
 
 // answers are what the fake services answer; the tests change them with set.
@@ -60,6 +64,22 @@ func (f *fakes) called(v any) answers {
 	return f.a
 }
 
+// awaitPulls waits until n pulls have reached the fake.
+func (f *fakes) awaitPulls(t *testing.T, n int) {
+	t.Helper()
+	require.Eventually(t, func() bool {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		pulls := 0
+		for _, c := range f.calls {
+			if _, ok := c.(pull.Request); ok {
+				pulls++
+			}
+		}
+		return pulls >= n
+	}, 5*time.Second, time.Millisecond)
+}
+
 // count is the number of calls so far.
 func (f *fakes) count() int {
 	f.mu.Lock()
@@ -74,19 +94,12 @@ func (f *fakes) set(edit func(*answers)) {
 	edit(&f.a)
 }
 
-// woken takes the wake callback of the last pull, waiting for the pull to reach the service:
-// requests of one connection are handled concurrently, so a round trip after it proves nothing.
+// woken returns the wake callback of the last pull (set before the pull is counted, so after
+// awaitPulls it is that pull's).
 func (f *fakes) woken() func(pull.Result, error) {
-	for deadline := time.Now().Add(brokertest.Timeout); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
-		f.mu.Lock()
-		wake := f.wake
-		f.wake = nil
-		f.mu.Unlock()
-		if wake != nil {
-			return wake
-		}
-	}
-	panic("no pull reached the service")
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.wake
 }
 
 // channel returns the channel of the i-th heartbeat.
@@ -139,26 +152,63 @@ type (
 	}
 )
 
+// Send records the request without its connection's port and id, which vary (Owner must be set).
 func (f *fakes) Send(r send.Request) (send.Result, error) {
 	r.BornHost = netip.AddrPortFrom(r.BornHost.Addr(), 0) // the test client's port varies
+	r.Owner = ownerSet(r.Owner)
 	a := f.called(sendCall{r})
 	return a.sendResult, a.err
 }
 
 func (f *fakes) SendBatch(r send.Request) (send.Result, error) {
 	r.BornHost = netip.AddrPortFrom(r.BornHost.Addr(), 0)
+	r.Owner = ownerSet(r.Owner)
 	a := f.called(batchCall{r})
 	return a.sendResult, a.err
 }
 
-func (f *fakes) SendBack(r sendback.Request) error { return f.called(r).err }
+func (f *fakes) SendBack(r sendback.Request) error {
+	r.Owner = ownerSet(r.Owner)
+	return f.called(r).err
+}
 
+// ownerSet is what the fakes record of a request's connection id: 0 when it was set, as every
+// request from a connection must have it, else a value no expected request has.
+func ownerSet(owner uint64) uint64 {
+	if owner != 0 {
+		return 0
+	}
+	return 1 << 63
+}
+
+// Pull records the request without its connection (Owner, Done), which pulled keeps.
 func (f *fakes) Pull(r pull.Request, wake func(pull.Result, error)) (pull.Result, bool, error) {
 	f.mu.Lock()
 	f.wake = wake
+	f.pulled = append(f.pulled, pulledBy{r.Owner, r.Done})
 	f.mu.Unlock()
+	r.Owner, r.Done = 0, nil
 	a := f.called(r)
 	return a.pullResult, a.pullHeld, a.err
+}
+
+// ConnClosed records the closed connection's owner id.
+func (f *fakes) ConnClosed(owner uint64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.released = append(f.released, owner)
+}
+
+type pulledBy struct {
+	owner uint64
+	done  <-chan struct{}
+}
+
+// connOf returns the connection of the i-th pull, and the owners released so far.
+func (f *fakes) connOf(i int) (pulledBy, []uint64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.pulled[i], append([]uint64(nil), f.released...)
 }
 
 func (f *fakes) Committed(group, topic string, q int32) (int64, error) {
@@ -166,8 +216,8 @@ func (f *fakes) Committed(group, topic string, q int32) (int64, error) {
 	return a.committed, a.err
 }
 
-func (f *fakes) Commit(group, topic string, q int32, off int64) {
-	f.called(commitCall{group, topic, q, off})
+func (f *fakes) Commit(_ uint64, group, topic string, q int32, off int64) error {
+	return f.called(commitCall{group, topic, q, off}).err
 }
 
 func (f *fakes) MaxOffset(topic string, q int32) int64 {
@@ -197,11 +247,11 @@ func (f *fakes) All() body.ConsumerOffsetSerializeWrapper {
 // members is the Members service of fakes (its method names clash with others').
 type members struct{ *fakes }
 
-func (m members) Heartbeat(ch client.ClientChannel, hb body.HeartbeatData) {
+func (m members) Heartbeat(ch client.ClientChannel, hb body.HeartbeatData) error {
 	m.mu.Lock()
 	m.channels = append(m.channels, ch)
 	m.mu.Unlock()
-	m.called(hb)
+	return m.called(hb).err
 }
 
 func (m members) Unregister(chID uint64, producerGroup, consumerGroup string) {
@@ -220,9 +270,23 @@ func (f *fakes) ByKey(q query.KeyQuery) (*store.QueryResult, error) {
 	return a.queryRes, a.err
 }
 
-func (f *fakes) Record(off int64) ([]byte, error) {
+// Record reads a record of topic recordTopic: a check the handler passes is asked about it.
+func (f *fakes) Record(off int64, mayRead func(string) error) ([]byte, error) {
 	a := f.called(off)
+	if err := check(mayRead); err != nil {
+		return nil, err
+	}
 	return a.record, a.err
+}
+
+// recordTopic is the topic of every record the fakes read.
+const recordTopic = "RecordTopic"
+
+func check(may func(string) error) error {
+	if may == nil {
+		return nil
+	}
+	return may(recordTopic)
 }
 
 func (f *fakes) End(r transaction.EndRequest) error { return f.called(r).err }
@@ -293,8 +357,11 @@ func (r relayFake) RunningInfo(_ context.Context, q relay.RunningInfoQuery) (rel
 	a := r.called(q)
 	return a.answer, a.err
 }
-func (r relayFake) ConsumeDirectly(_ context.Context, group, clientID, msgID string) (relay.Answer, error) {
+func (r relayFake) ConsumeDirectly(_ context.Context, group, clientID, msgID string, mayRead func(string) error) (relay.Answer, error) {
 	a := r.called(directCall{group, clientID, msgID})
+	if err := check(mayRead); err != nil {
+		return relay.Answer{}, err
+	}
 	return a.answer, a.err
 }
 func (r relayFake) ResetOffset(q relay.ResetRequest) (map[body.MessageQueue]int64, error) {
@@ -322,7 +389,13 @@ func (f *fakes) Encode() ([]byte, error) {
 // serve starts a remoting server with the processor over f and dials it.
 func serve(t *testing.T, f *fakes) *brokertest.Conn {
 	t.Helper()
-	p := processor.New(processor.Options{RegionID: "DefaultRegion", TraceOn: true}, processor.Services{
+	return serveWith(t, f, processor.Options{RegionID: "DefaultRegion", TraceOn: true})
+}
+
+// serveWith is serve with the processor's options.
+func serveWith(t *testing.T, f *fakes, opts processor.Options) *brokertest.Conn {
+	t.Helper()
+	p := processor.New(opts, processor.Services{
 		Send: f, SendBack: f, Pull: f, Offsets: f, Members: members{f}, Query: f, EndTx: f,
 		Topics: topics{f}, Groups: groups{f}, Stats: statsFake{f}, Config: config{f}, Relay: relayFake{f},
 		Locks: f, DelayOffsets: f, OffsetAdmin: offsetAdmin{f},

@@ -24,9 +24,10 @@ func (p *Processor) pullMessage(_ context.Context, c *remoting.Conn, req *protoc
 	if err := h.Decode(req.ExtFields); err != nil {
 		return nil, err
 	}
-	r := pullRequest(&h)
-	r.Lite = req.RequestCode() == protocol.LitePullMessage
-	res, held, err := p.svc.Pull.Pull(r, func(res pull.Result, err error) {
+	pr := pullRequest(&h)
+	pr.Lite = req.RequestCode() == protocol.LitePullMessage
+	pr.Owner, pr.Done = c.ID(), c.Context().Done()
+	res, held, err := p.svc.Pull.Pull(pr, func(res pull.Result, err error) {
 		_ = c.WriteResponse(pullAnswer(req, &res, err))
 	})
 	if err != nil || held {

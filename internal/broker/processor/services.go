@@ -32,16 +32,18 @@ type SendBacker interface {
 }
 
 // Puller serves pulls (pull.Service); wake answers a held pull. CheckSubscription says whether the
-// broker can filter by a subscription.
+// broker can filter by a subscription. ConnClosed drops the pulls a closed connection
+// (Request.Owner) still has held.
 type Puller interface {
 	Pull(r pull.Request, wake func(pull.Result, error)) (res pull.Result, held bool, err error)
 	CheckSubscription(d body.SubscriptionData) error
+	ConnClosed(owner uint64)
 }
 
 // Offsets answers offset questions (queueoffset.Service).
 type Offsets interface {
 	Committed(group, topic string, queueID int32) (int64, error)
-	Commit(group, topic string, queueID int32, offset int64)
+	Commit(owner uint64, group, topic string, queueID int32, offset int64) error
 	MaxOffset(topic string, queueID int32) int64
 	MinOffset(topic string, queueID int32) int64
 	EarliestTime(topic string, queueID int32) int64
@@ -51,7 +53,7 @@ type Offsets interface {
 
 // Members keeps the groups' membership (membership.Service).
 type Members interface {
-	Heartbeat(ch client.ClientChannel, hb body.HeartbeatData)
+	Heartbeat(ch client.ClientChannel, hb body.HeartbeatData) error
 	Unregister(chID uint64, producerGroup, consumerGroup string)
 	ConsumerIDs(group string) ([]string, error)
 	ConnClosed(chID uint64)
@@ -60,7 +62,7 @@ type Members interface {
 // Queries finds stored messages (query.Service).
 type Queries interface {
 	ByKey(q query.KeyQuery) (*store.QueryResult, error)
-	Record(phyOffset int64) ([]byte, error)
+	Record(phyOffset int64, mayRead func(topic string) error) ([]byte, error)
 }
 
 // TransactionEnder ends transactions (endtx.Service).
@@ -104,8 +106,8 @@ type Stats interface {
 
 // OffsetAdmin serves admin tools' offset operations (queueoffset.Admin).
 type OffsetAdmin interface {
-	Clone(r queueoffset.CloneRequest)
-	CorrectionOffsets(topic, filterGroups, compareGroup string) map[int32]int64
+	Clone(r queueoffset.CloneRequest) error
+	CorrectionOffsets(topic, filterGroups, compareGroup string) (map[int32]int64, error)
 	ConsumeQueue(q queueoffset.QueueQuery) (body.QueryConsumeQueueResponseBody, error)
 }
 
@@ -119,7 +121,7 @@ type Config interface {
 // Relay completes admin requests by calling clients (relay.Service).
 type Relay interface {
 	RunningInfo(ctx context.Context, q relay.RunningInfoQuery) (relay.Answer, error)
-	ConsumeDirectly(ctx context.Context, group, clientID, msgID string) (relay.Answer, error)
+	ConsumeDirectly(ctx context.Context, group, clientID, msgID string, mayRead func(topic string) error) (relay.Answer, error)
 	ResetOffset(r relay.ResetRequest) (map[body.MessageQueue]int64, error)
 	ConsumerStatus(ctx context.Context, topic, group, only string) (map[string]map[body.MessageQueue]int64, error)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker/outcome"
 	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/names"
 )
 
 // AdminOffsets is what the admin operations do with committed offsets.
@@ -53,11 +54,14 @@ type CloneRequest struct {
 }
 
 // Clone copies a group's committed offsets to another group (Java cloneGroupOffset); topics that
-// do not exist are skipped.
-func (a *Admin) Clone(r CloneRequest) {
+// do not exist are skipped; a name names.Topic or names.Group refuses is an error.
+func (a *Admin) Clone(r CloneRequest) error {
 	topics := []string{r.Topic}
 	if strings.TrimSpace(r.Topic) == "" {
 		topics = a.Offsets.TopicsOfGroup(r.SrcGroup)
+	}
+	if err := validNames(topics, []string{r.SrcGroup, r.DestGroup}); err != nil {
+		return err
 	}
 	for _, t := range topics {
 		if _, ok := a.Topics.Get(t); !ok {
@@ -70,12 +74,16 @@ func (a *Admin) Clone(r CloneRequest) {
 		}
 		a.Offsets.CloneOffset(r.SrcGroup, r.DestGroup, t)
 	}
+	return nil
 }
 
 // CorrectionOffsets is, per queue of topic, the lowest offset committed by a group other than
 // filterGroups (comma-separated), or math.MaxInt64 where compareGroup is behind it (Java
 // queryCorrectionOffset). Unlike Java's, asking leaves the skipped groups' offsets in place.
-func (a *Admin) CorrectionOffsets(topic, filterGroups, compareGroup string) map[int32]int64 {
+func (a *Admin) CorrectionOffsets(topic, filterGroups, compareGroup string) (map[int32]int64, error) {
+	if err := validNames([]string{topic}, []string{compareGroup}); err != nil {
+		return nil, err
+	}
 	skip := map[string]bool{}
 	for _, g := range strings.Split(filterGroups, ",") {
 		if g = strings.TrimSpace(g); g != "" {
@@ -88,7 +96,7 @@ func (a *Admin) CorrectionOffsets(topic, filterGroups, compareGroup string) map[
 			out[q] = math.MaxInt64
 		}
 	}
-	return out
+	return out, nil
 }
 
 // QueueQuery reads Count entries of a ConsumeQueue from Index; with Group, the group's
@@ -104,6 +112,9 @@ type QueueQuery struct {
 // ConsumeQueue answers QUERY_CONSUME_QUEUE: the entries asked for (fewer at the queue's end), the
 // queue's bounds, and the group's subscription, or why there is none.
 func (a *Admin) ConsumeQueue(q QueueQuery) (body.QueryConsumeQueueResponseBody, error) {
+	if err := validNames([]string{q.Topic}, optional(q.Group)); err != nil {
+		return body.QueryConsumeQueueResponseBody{}, err
+	}
 	tc, ok := a.Topics.Get(q.Topic)
 	if !ok || q.QueueID < 0 || int(q.QueueID) >= max(tc.ReadQueueNums, tc.WriteQueueNums) {
 		return body.QueryConsumeQueueResponseBody{}, outcome.Errorf(outcome.SystemError, "%d@%s is not exist!", q.QueueID, q.Topic)
@@ -155,4 +166,27 @@ func matches(sub *client.Subscription, tagsCode int64) bool {
 	}
 	_, ok := sub.Codes[tagsCode]
 	return ok
+}
+
+// validNames refuses a topic or group name that names.Topic or names.Group rejects.
+func validNames(topics, groups []string) error {
+	for _, t := range topics {
+		if err := names.Topic(t); err != nil {
+			return outcome.Errorf(outcome.SystemError, "%v", err)
+		}
+	}
+	for _, g := range groups {
+		if err := names.Group(g); err != nil {
+			return outcome.Errorf(outcome.SystemError, "%v", err)
+		}
+	}
+	return nil
+}
+
+// optional is name as a list of one, or none when it is empty.
+func optional(name string) []string {
+	if name == "" {
+		return nil
+	}
+	return []string{name}
 }

@@ -101,35 +101,46 @@ func newAdmin(offs tableOffsets, consumers adminConsumers) *Admin {
 func TestClone(t *testing.T) {
 	offs := tableOffsets{"T@src": {0: 5, 1: 7}, "U@src": {0: 1}, "Gone@src": {0: 9}}
 	a := newAdmin(offs, adminConsumers{})
-	a.Clone(CloneRequest{SrcGroup: "src", DestGroup: "dst", Topic: "T"})
+	require.NoError(t, a.Clone(CloneRequest{SrcGroup: "src", DestGroup: "dst", Topic: "T"}))
 	require.Equal(t, map[int32]int64{0: 5, 1: 7}, offs["T@dst"])
 	require.NotContains(t, offs, "U@dst", "only the topic asked for")
 
-	a.Clone(CloneRequest{SrcGroup: "src", DestGroup: "all"})
+	require.NoError(t, a.Clone(CloneRequest{SrcGroup: "src", DestGroup: "all"}))
 	require.Contains(t, offs, "T@all")
 	require.Contains(t, offs, "U@all")
 	require.NotContains(t, offs, "Gone@all", "a topic that no longer exists is skipped")
 
 	// An online source group that does not subscribe to U: U is skipped unless offline.
 	a.Consumers = adminConsumers{"src": {"T": client.NewSubscription(body.SubscriptionData{Topic: "T", SubString: "*"})}}
-	a.Clone(CloneRequest{SrcGroup: "src", DestGroup: "online"})
+	require.NoError(t, a.Clone(CloneRequest{SrcGroup: "src", DestGroup: "online"}))
 	require.Contains(t, offs, "T@online")
 	require.NotContains(t, offs, "U@online")
-	a.Clone(CloneRequest{SrcGroup: "src", DestGroup: "offline", Offline: true})
+	require.NoError(t, a.Clone(CloneRequest{SrcGroup: "src", DestGroup: "offline", Offline: true}))
 	require.Contains(t, offs, "U@offline")
+
+	require.Error(t, a.Clone(CloneRequest{SrcGroup: "src", DestGroup: "bad group"}), "a destination names.Group refuses")
+	require.Error(t, a.Clone(CloneRequest{SrcGroup: "src", DestGroup: "d", Topic: "bad/topic"}), "a topic names.Topic refuses")
+	require.NotContains(t, offs, "T@bad group")
 }
 
 func TestCorrectionOffsets(t *testing.T) {
 	offs := tableOffsets{"T@a": {0: 5, 1: 9}, "T@b": {0: 3, 1: 12}, "T@skip": {0: 1}, "U@c": {0: 0}}
 	a := newAdmin(offs, nil)
-	require.Equal(t, map[int32]int64{0: 3, 1: 9}, a.CorrectionOffsets("T", "skip", "nobody"))
-	require.Equal(t, map[int32]int64{0: 1, 1: 9}, a.CorrectionOffsets("T", "", "nobody"))
-	require.Equal(t, map[int32]int64{0: 3, 1: 9}, a.CorrectionOffsets("T", "skip,  ,x", "a2"),
+	corr := func(topic, filter, compare string) map[int32]int64 {
+		m, err := a.CorrectionOffsets(topic, filter, compare)
+		require.NoError(t, err)
+		return m
+	}
+	require.Equal(t, map[int32]int64{0: 3, 1: 9}, corr("T", "skip", "nobody"))
+	require.Equal(t, map[int32]int64{0: 1, 1: 9}, corr("T", "", "nobody"))
+	require.Equal(t, map[int32]int64{0: 3, 1: 9}, corr("T", "skip,  ,x", "a2"),
 		"unknown compare group changes nothing")
 	offs["T@cmp"] = map[int32]int64{0: 2, 1: 10}
-	require.Equal(t, map[int32]int64{0: math.MaxInt64, 1: 9}, a.CorrectionOffsets("T", "skip,cmp", "cmp"),
+	require.Equal(t, map[int32]int64{0: math.MaxInt64, 1: 9}, corr("T", "skip,cmp", "cmp"),
 		"where the compare group is behind the lowest, MaxInt64")
 	require.Contains(t, offs, "T@skip", "asking removes nothing")
+	_, err := a.CorrectionOffsets("T\n", "", "cmp")
+	require.Error(t, err, "a topic names.Topic refuses")
 }
 
 func TestConsumeQueue(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker/client"
 	"github.com/rocketgo/rocketgo/internal/broker/outcome"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/names"
 )
 
 // Producers holds the producer groups' connections.
@@ -14,6 +15,9 @@ type Producers interface {
 
 // ProducerConnections is who is online in a producer group (GET_PRODUCER_CONNECTION_LIST).
 func (s *Service) ProducerConnections(group string) (body.ProducerConnection, error) {
+	if err := names.Group(group); err != nil {
+		return body.ProducerConnection{}, outcome.Errorf(outcome.SystemError, "%v", err)
+	}
 	chans := s.Producers.Channels(group)
 	if len(chans) == 0 {
 		return body.ProducerConnection{}, outcome.Errorf(outcome.SystemError, "the producer group[%s] not exist", group)

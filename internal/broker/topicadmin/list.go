@@ -3,10 +3,14 @@ package topicadmin
 import (
 	"github.com/rocketgo/rocketgo/internal/broker/outcome"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/names"
 )
 
 // Config is one topic's config (GET_TOPIC_CONFIG).
 func (s *Service) Config(name string) (body.TopicConfig, error) {
+	if err := names.Topic(name); err != nil {
+		return body.TopicConfig{}, outcome.Errorf(outcome.SystemError, "%v", err)
+	}
 	tc, ok := s.topics.Get(name)
 	if !ok {
 		return tc, outcome.Errorf(outcome.TopicNotExist, "No topic in this broker. topic: %s", name)
