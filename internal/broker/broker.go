@@ -235,6 +235,9 @@ func (b *Broker) buildServer() {
 		Intercept:             b.aclCheck(),
 		TLS:                   b.opts.TLS,
 		ConnIDs:               new(atomic.Uint64), // one numbering for both ports: memberships key on it
+		// A oneway offset commit is applied before the connection's next request (the Java
+		// client's reset: commit oneway, then QUERY_CONSUMER_OFFSET at once).
+		InOrder: func(code protocol.RequestCode) bool { return code == protocol.UpdateConsumerOffset },
 	}
 	b.server = remoting.NewServer(so, b.lg.Named("remoting"))
 	b.proc.Register(b.server)

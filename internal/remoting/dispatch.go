@@ -20,6 +20,7 @@ type dispatcher struct {
 	sem      chan struct{}
 	wg       *sync.WaitGroup
 	observe  func(code protocol.RequestCode, respCode protocol.ResponseCode, d time.Duration)
+	inOrder  func(code protocol.RequestCode) bool // ServerOptions.InOrder; nil: none
 
 	mu          sync.Mutex
 	closing     bool      // set by the owner's Close before it waits on wg
@@ -113,6 +114,10 @@ func (d *dispatcher) dispatch(c *Conn, req *protocol.Command, fb *frameBuf) {
 	}
 	c.beginRequest(req, start)
 	c.serving.Add(1)
+	if req.IsOneway() && d.inOrder != nil && d.inOrder(req.RequestCode()) {
+		d.serve(c, h, req, fb) // before the reader reads the connection's next request
+		return
+	}
 	// The reader calling us is counted in wg, so starting a worker cannot race the owner's Wait.
 	d.hand(job{c: c, h: h, req: req, buf: fb}, false)
 }

@@ -50,6 +50,12 @@ type ServerOptions struct {
 	// handlers on two ports (the broker's VIP channel) share one, so that a
 	// connection id names one connection across them. Default: the server's own.
 	ConnIDs *atomic.Uint64
+	// InOrder, if set, names the oneway requests served on their connection's reader, so that
+	// the connection's next request sees their effect: requests are otherwise served at once
+	// and may finish in any order. A Java consumer whose offsets an admin resets commits each
+	// offset oneway and queries it at once. Such handlers must be quick: the connection reads
+	// nothing meanwhile.
+	InOrder func(code protocol.RequestCode) bool
 }
 
 const (
@@ -117,6 +123,7 @@ func NewServer(opts ServerOptions, lg *zap.Logger) *Server {
 	s := &Server{opts: opts, lg: lg, bufs: new(buffers)}
 	s.disp = newDispatcher(lg, opts.MaxConcurrentRequests, &s.wg)
 	s.disp.observe = opts.Observe
+	s.disp.inOrder = opts.InOrder
 	writeTimeout := opts.WriteTimeout
 	if writeTimeout < 0 {
 		writeTimeout = 0
