@@ -180,6 +180,9 @@ class MqadminCliTest {
             col.await(sent.size());
             String consumerId = c.getDefaultMQPushConsumerImpl().getmQClientFactory().getClientId();
             String producerId = p.getDefaultMQProducerImpl().getmQClientFactory().getClientId();
+            // A producer joins the broker's producer table by heartbeat: its first one can go out
+            // before its first send has found the broker, and the next is 30 s later. Send one now.
+            p.getDefaultMQProducerImpl().getmQClientFactory().sendHeartbeatToAllBrokerWithLock();
 
             Wait.until("consumerProgress shows no lag", () -> mqadmin("consumerProgress", "-g", group)
                 .matches("(?s).*Diff Total: 0\\b.*"));
