@@ -46,11 +46,17 @@ func Start(t testing.TB, brokerNames ...string) *Cluster {
 	for _, name := range brokerNames {
 		c.Brokers = append(c.Brokers, StartBroker(t, c.NamesrvAddr, func(o *broker.Options) { o.BrokerName = name }))
 	}
-	require.Eventually(t, func() bool {
-		info := ns.Routes().ClusterInfo()
-		return len(info.ClusterAddrTable[ClusterName]) == len(brokerNames)
-	}, WaitFor, 10*time.Millisecond, "brokers did not register")
+	c.WaitRegistered(t, len(brokerNames))
 	return c
+}
+
+// WaitRegistered waits until n broker groups of ClusterName are registered.
+func (c *Cluster) WaitRegistered(t testing.TB, n int) {
+	t.Helper()
+	require.Eventually(t, func() bool {
+		info := c.Namesrv.Routes().ClusterInfo()
+		return len(info.ClusterAddrTable[ClusterName]) == n
+	}, WaitFor, 10*time.Millisecond, "brokers did not register")
 }
 
 // StartNamesrv runs a name server on 127.0.0.1:0 over a temporary kvConfig.json.
