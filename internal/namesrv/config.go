@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net"
 	"slices"
 	"strconv"
 	"strings"
@@ -128,7 +129,11 @@ type liveConfig struct {
 }
 
 func newLiveConfig(o Options, onChange func(runtimeConfig)) *liveConfig {
-	lc := &liveConfig{static: o.ConfigKeys, onChange: onChange, cur: runtimeConfig{
+	static := o.ConfigKeys
+	if static == nil {
+		static = optionKeys(o)
+	}
+	lc := &liveConfig{static: static, onChange: onChange, cur: runtimeConfig{
 		orderMessageEnable:                o.OrderMessageEnable,
 		returnOrderTopicConfigToBroker:    o.ReturnOrderTopicConfigToBroker,
 		enableAllTopicList:                o.EnableAllTopicList,
@@ -143,6 +148,18 @@ func newLiveConfig(o Options, onChange func(runtimeConfig)) *liveConfig {
 		}
 	}
 	return lc
+}
+
+// optionKeys are the keys fixed at start that o says, for a server whose Options.ConfigKeys
+// were not filled (embedded, tests).
+func optionKeys(o Options) []ConfigKey {
+	keys := []ConfigKey{{"kvConfigPath", o.KVConfigPath},
+		{"scanNotActiveBrokerInterval", strconv.FormatInt(o.ScanNotActiveBrokerInterval.Milliseconds(), 10)},
+		{"brokerChannelExpiredTime", strconv.FormatInt(o.BrokerChannelExpiredTime.Milliseconds(), 10)}}
+	if host, port, err := net.SplitHostPort(o.ListenAddr); err == nil {
+		keys = append(keys, ConfigKey{"bindAddress", host}, ConfigKey{"listenPort", port})
+	}
+	return keys
 }
 
 // get returns the current run-time configuration.

@@ -109,5 +109,12 @@ func commands(env *adminEnv) []*cobra.Command {
 		newDeleteSubGroupCommand(env),
 		newResetOffsetByTimeCommand(env),
 		newGetBrokerConfigCommand(env),
+		newWipeWritePermCommand(env),
+		newAddWritePermCommand(env),
+		newGetNamesrvConfigCommand(env),
+		newUpdateNamesrvConfigCommand(env),
+		newUpdateKvConfigCommand(env),
+		newDeleteKvConfigCommand(env),
+		newUpdateOrderConfCommand(env),
 	}
 }
