@@ -107,7 +107,9 @@ func TestKvConfigCommands(t *testing.T) {
 	both := cl.NamesrvAddr + ";" + other.Addr().String()
 	out := mustRunAdmin(t, "updateKvConfig", "-s", "ns", "-k", "key", "-v", "value 1", "-n", both)
 	require.Equal(t, []string{"create or update kv config to namespace success."}, lines(out))
-	for _, kv := range []interface{ Get(string, string) (string, bool) }{cl.Namesrv.KV(), other.KV()} {
+	for _, kv := range []interface {
+		Get(string, string) (string, bool)
+	}{cl.Namesrv.KV(), other.KV()} {
 		v, ok := kv.Get("ns", "key")
 		require.True(t, ok)
 		require.Equal(t, "value 1", v)
