@@ -16,6 +16,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker"
 	"github.com/rocketgo/rocketgo/internal/broker/brokertest"
 	"github.com/rocketgo/rocketgo/internal/namesrv"
+	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
@@ -99,6 +100,16 @@ func StartBroker(t testing.TB, namesrvAddr string, edits ...func(*broker.Options
 	}
 	t.Fatalf("start broker: %v", lastErr)
 	return nil
+}
+
+// StartSlave runs a slave (brokerId 1) of the broker group brokerName, registered with
+// namesrvAddr; it replicates from the group's master once the name server names it.
+func StartSlave(t testing.TB, namesrvAddr, brokerName string) *brokertest.Broker {
+	t.Helper()
+	return StartBroker(t, namesrvAddr, func(o *broker.Options) {
+		o.BrokerName, o.BrokerID = brokerName, 1
+		o.HA.Role = store.RoleSlave
+	})
 }
 
 // freeAddr returns a loopback address whose port was free a moment ago.

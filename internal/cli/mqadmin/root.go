@@ -116,5 +116,8 @@ func commands(env *adminEnv) []*cobra.Command {
 		newUpdateKvConfigCommand(env),
 		newDeleteKvConfigCommand(env),
 		newUpdateOrderConfCommand(env),
+		newUpdateBrokerConfigCommand(env),
+		newUpdateTopicPermCommand(env),
+		newTopicClusterListCommand(env),
 	}
 }
