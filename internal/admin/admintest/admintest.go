@@ -51,6 +51,15 @@ func Start(t testing.TB, brokerNames ...string) *Cluster {
 	return c
 }
 
+// WaitBrokerIDs waits until n addresses of broker group brokerName are registered.
+func (c *Cluster) WaitBrokerIDs(t testing.TB, brokerName string, n int) {
+	t.Helper()
+	require.Eventually(t, func() bool {
+		bd, ok := c.Namesrv.Routes().ClusterInfo().BrokerAddrTable[brokerName]
+		return ok && len(bd.BrokerAddrs) == n
+	}, WaitFor, 10*time.Millisecond, "broker group %s does not have %d addresses", brokerName, n)
+}
+
 // WaitRegistered waits until n broker groups of ClusterName are registered.
 func (c *Cluster) WaitRegistered(t testing.TB, n int) {
 	t.Helper()

@@ -119,5 +119,7 @@ func commands(env *adminEnv) []*cobra.Command {
 		newUpdateBrokerConfigCommand(env),
 		newUpdateTopicPermCommand(env),
 		newTopicClusterListCommand(env),
+		newExportMetadataCommand(env),
+		newExportConfigsCommand(env),
 	}
 }

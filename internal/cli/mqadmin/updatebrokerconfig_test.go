@@ -2,7 +2,6 @@ package mqadmin
 
 import (
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -17,10 +16,7 @@ func TestUpdateBrokerConfig(t *testing.T) {
 	cl := admintest.Start(t)
 	slave := admintest.StartSlave(t, cl.NamesrvAddr, "broker-a")
 	master := admintest.Addr(cl.Brokers[0])
-	require.Eventually(t, func() bool {
-		bd, ok := cl.Namesrv.Routes().ClusterInfo().BrokerAddrTable["broker-a"]
-		return ok && len(bd.BrokerAddrs) == 2
-	}, admintest.WaitFor, 10*time.Millisecond)
+	cl.WaitBrokerIDs(t, "broker-a", 2)
 
 	out := mustRunAdmin(t, "updateBrokerConfig", "-b", master, "-k", "brokerName", "-v", "broker-a")
 	require.Equal(t, []string{"update broker config success, " + master}, lines(out))
