@@ -100,13 +100,9 @@ func IsCode(err error, code protocol.ResponseCode) bool {
 // *ServerError.
 func (c *Client) invoke(ctx context.Context, addr string, req *protocol.Command) (*protocol.Command, error) {
 	code := req.RequestCode()
-	req.SerializeType = c.serialize
-	c.sign(req)
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
-	resp, err := c.rc.Invoke(ctx, addr, req)
+	resp, err := c.invokeAny(ctx, addr, req)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", addr, code, err)
+		return nil, err
 	}
 	if resp.ResponseCode() != protocol.Success {
 		return nil, &ServerError{Addr: addr, Request: code, Code: resp.ResponseCode(), Remark: resp.Remark}

@@ -121,5 +121,8 @@ func commands(env *adminEnv) []*cobra.Command {
 		newTopicClusterListCommand(env),
 		newExportMetadataCommand(env),
 		newExportConfigsCommand(env),
+		newPrintMsgCommand(env),
+		newPrintMsgByQueueCommand(env),
+		newQueryMsgByOffsetCommand(env),
 	}
 }
