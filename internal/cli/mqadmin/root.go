@@ -124,5 +124,6 @@ func commands(env *adminEnv) []*cobra.Command {
 		newPrintMsgCommand(env),
 		newPrintMsgByQueueCommand(env),
 		newQueryMsgByOffsetCommand(env),
+		newConsumeMessageCommand(env),
 	}
 }
