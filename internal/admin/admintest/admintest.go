@@ -194,13 +194,20 @@ func Send(t testing.TB, b *brokertest.Broker, m brokertest.Msg) Sent {
 	require.Eventually(t, func() bool { return st.MaxOffsetInQueue(m.Topic, s.QueueID) > s.QueueOffset },
 		WaitFor, 5*time.Millisecond, "message not dispatched")
 	for _, key := range indexKeys(m) {
-		require.Eventually(t, func() bool {
-			r := st.QueryMessage(m.Topic, key, 64, 0, math.MaxInt64)
-			defer r.Release()
-			return len(r.Records) > 0
-		}, WaitFor, 5*time.Millisecond, "key %q not indexed", key)
+		WaitIndexed(t, b, m.Topic, key)
 	}
 	return s
+}
+
+// WaitIndexed waits until b's index holds a message of topic under key (a key or a UNIQ_KEY).
+func WaitIndexed(t testing.TB, b *brokertest.Broker, topic, key string) {
+	t.Helper()
+	st := b.Store()
+	require.Eventually(t, func() bool {
+		r := st.QueryMessage(topic, key, 64, 0, math.MaxInt64)
+		defer r.Release()
+		return len(r.Records) > 0
+	}, WaitFor, 5*time.Millisecond, "key %q not indexed", key)
 }
 
 func indexKeys(m brokertest.Msg) []string {

@@ -79,7 +79,11 @@ func findMessage(ctx context.Context, c *admin.Client, topic, id string) (*messa
 	if _, _, perr := message.ParseOffsetMsgID(id); perr != nil {
 		return nil, err
 	}
-	return c.ViewMessageByOffsetID(ctx, id)
+	m, viewErr := c.ViewMessageByOffsetID(ctx, id)
+	if viewErr != nil {
+		return nil, errors.Join(err, viewErr)
+	}
+	return m, nil
 }
 
 // printMessageDetail is Java's QueryMsgByIdSubCommand.printMsg: the fields, "Message Body Path:"

@@ -125,5 +125,6 @@ func commands(env *adminEnv) []*cobra.Command {
 		newPrintMsgByQueueCommand(env),
 		newQueryMsgByOffsetCommand(env),
 		newConsumeMessageCommand(env),
+		newSendMessageCommand(env),
 	}
 }
