@@ -126,5 +126,7 @@ func commands(env *adminEnv) []*cobra.Command {
 		newQueryMsgByOffsetCommand(env),
 		newConsumeMessageCommand(env),
 		newSendMessageCommand(env),
+		newCloneGroupOffsetCommand(env),
+		newSkipAccumulatedMessageCommand(env),
 	}
 }
