@@ -128,5 +128,6 @@ func commands(env *adminEnv) []*cobra.Command {
 		newSendMessageCommand(env),
 		newCloneGroupOffsetCommand(env),
 		newSkipAccumulatedMessageCommand(env),
+		newConsumerStatusCommand(env),
 	}
 }
