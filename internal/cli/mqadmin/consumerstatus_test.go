@@ -29,7 +29,9 @@ func goPushConsumer(t *testing.T, cl *admintest.Cluster, group, topic string) {
 		consumer.WithGroupName(group), consumer.WithInstance(group+"-instance"))
 	require.NoError(t, err)
 	require.NoError(t, pc.Subscribe(topic, consumer.MessageSelector{Type: consumer.TAG, Expression: "TagA || TagB"},
-		func(context.Context, ...*primitive.MessageExt) (consumer.ConsumeResult, error) { return consumer.ConsumeSuccess, nil }))
+		func(context.Context, ...*primitive.MessageExt) (consumer.ConsumeResult, error) {
+			return consumer.ConsumeSuccess, nil
+		}))
 	require.NoError(t, pc.Start())
 	t.Cleanup(func() { _ = pc.Shutdown() })
 	require.Eventually(t, func() bool {
