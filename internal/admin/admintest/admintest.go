@@ -237,3 +237,26 @@ func CommitOffset(t testing.TB, b *brokertest.Broker, group, topic string, queue
 	resp := b.Dial(t).Call(req)
 	require.Equal(t, protocol.Success, resp.ResponseCode(), resp.Remark)
 }
+
+// ProducerHeartbeat registers clientID as a producer of group on b over a connection that stays
+// open (the membership ends with it) and is returned.
+func ProducerHeartbeat(t testing.TB, b *brokertest.Broker, clientID, group string) *brokertest.Conn {
+	t.Helper()
+	data, err := body.Marshal(body.HeartbeatData{ClientID: clientID, ConsumerDataSet: []body.ConsumerData{},
+		ProducerDataSet: []body.ProducerData{{GroupName: group}}})
+	require.NoError(t, err)
+	conn := b.Dial(t)
+	resp := conn.Call(protocol.NewRequest(protocol.HeartBeat, nil, data))
+	require.Equal(t, protocol.Success, resp.ResponseCode(), resp.Remark)
+	return conn
+}
+
+// SkipUnlessServed skips the test when b answers code with REQUEST_CODE_NOT_SUPPORTED: for
+// commands whose server side another branch adds. h is a well-formed header of the request.
+func SkipUnlessServed(t testing.TB, b *brokertest.Broker, code protocol.RequestCode, h protocol.Header) {
+	t.Helper()
+	resp := b.Dial(t).Call(protocol.NewHeaderRequest(code, h, nil))
+	if resp.ResponseCode() == protocol.RequestCodeNotSupported {
+		t.Skipf("the broker does not serve %s (%d) on this branch: %s", code, int32(code), resp.Remark)
+	}
+}

@@ -129,5 +129,8 @@ func commands(env *adminEnv) []*cobra.Command {
 		newCloneGroupOffsetCommand(env),
 		newSkipAccumulatedMessageCommand(env),
 		newConsumerStatusCommand(env),
+		newProducerConnectionCommand(env),
+		newStatsAllCommand(env),
+		newBrokerConsumeStatsCommand(env),
 	}
 }

@@ -51,13 +51,20 @@ func lines(out string) []string { return strings.Split(strings.TrimSuffix(out, "
 // requireLine fails unless some line of out matches the regular expression.
 func requireLine(t *testing.T, out, pattern string) {
 	t.Helper()
+	if !matchesLine(out, pattern) {
+		t.Fatalf("no line matches %q in:\n%s", pattern, out)
+	}
+}
+
+// matchesLine says whether some line of out matches the regular expression.
+func matchesLine(out, pattern string) bool {
 	re := regexp.MustCompile(pattern)
 	for _, l := range lines(out) {
 		if re.MatchString(l) {
-			return
+			return true
 		}
 	}
-	t.Fatalf("no line matches %q in:\n%s", pattern, out)
+	return false
 }
 
 // TestAdminNamesrvFromEnv: without -n the name servers come from NAMESRV_ADDR; with neither the
