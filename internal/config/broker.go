@@ -122,8 +122,10 @@ type Broker struct {
 	WaitTimeMillsInTransactionQueue Millis
 	OsPageCacheBusyTimeOutMills     Millis
 
-	MetricsKeys
 	LimitKeys
+	MetricsKeys
+	RequestLimitKeys
+	LogKeys
 }
 
 // Broker-side defaults that are not plain literals.

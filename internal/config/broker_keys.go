@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/rocketgo/rocketgo/internal/logging"
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/internal/store"
 )
@@ -20,13 +21,14 @@ func brokerKeys() []brokerKey {
 		topicKeys(), registrationKeys(), flowControlKeys(),
 		limitKeys(func(c *Broker) *LimitKeys { return &c.LimitKeys },
 			func(o *BrokerOptions) *remoting.Limits { return &o.Broker.Remoting }),
-		brokerGuardKeys(),
+		brokerGuardKeys(), requestLimitKeys(),
 		metricsKeys(fromJava, func(c *Broker) *MetricsKeys { return &c.MetricsKeys },
 			func(c *Broker) string { return c.BindAddress },
 			func(o *BrokerOptions) *MetricsListener { return &o.Metrics },
 			func(o *BrokerOptions) *map[string]string { return &o.Broker.MetricsExtra }),
 		aclKeys(),
 		tlsKeys(func(c *Broker) *TLSKeys { return &c.TLSKeys }, func(o *BrokerOptions) *TLSKeys { return &o.TLS }),
+		logKeys(func(c *Broker) *LogKeys { return &c.LogKeys }, func(o *BrokerOptions) *logging.Options { return &o.Log }),
 		ignored[Broker, BrokerOptions](ignoredBrokerKeys()...))
 }
 

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/rocketgo/rocketgo/internal/logging"
 )
 
 type namesrvCase = keyCase[NamesrvOptions]
@@ -98,5 +100,6 @@ func TestEveryNamesrvKeyLands(t *testing.T) {
 		o.Namesrv.ConfigKeys = nil
 		return o, text.String()
 	}
-	runKeyCases(t, namesrvKeys(), concatCases(namesrvCases(), namesrvLimitCases()), load, split)
+	runKeyCases(t, namesrvKeys(), concatCases(namesrvCases(), namesrvLimitCases(),
+		logCases(func(o NamesrvOptions) logging.Options { return o.Log })), load, split)
 }

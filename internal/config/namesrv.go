@@ -10,6 +10,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/rocketgo/rocketgo/internal/logging"
 	"github.com/rocketgo/rocketgo/internal/namesrv"
 	"github.com/rocketgo/rocketgo/internal/remoting"
 )
@@ -38,6 +39,7 @@ type Namesrv struct {
 	MetricsKeys
 	TLSKeys
 	LimitKeys
+	LogKeys
 	NamesrvGuardKeys
 }
 
@@ -128,6 +130,7 @@ func namesrvKeys() []namesrvKey {
 		limitKeys(func(c *Namesrv) *LimitKeys { return &c.LimitKeys },
 			func(o *NamesrvOptions) *remoting.Limits { return &o.Namesrv.Limits }),
 		namesrvGuardKeys(),
+		logKeys(func(c *Namesrv) *LogKeys { return &c.LogKeys }, func(o *NamesrvOptions) *logging.Options { return &o.Log }),
 		ignored[Namesrv, NamesrvOptions](ignoredNamesrvKeys()...))
 }
 
@@ -169,6 +172,7 @@ func (n *Namesrv) Validate() error {
 	}
 	errs = append(errs, n.checkExporter()...)
 	errs = append(errs, n.checkLabels()...)
+	errs = append(errs, n.checkLog()...)
 	errs = append(errs, n.TLSKeys.check()...)
 	return errors.Join(errs...)
 }
@@ -180,6 +184,7 @@ type NamesrvOptions struct {
 	Namesrv namesrv.Options
 	Metrics MetricsListener
 	TLS     TLSKeys
+	Log     logging.Options // the logging keys; the command's flags win over them
 }
 
 // Options maps every key onto the name server's options: namesrv.DefaultOptions, then each key's
@@ -199,7 +204,8 @@ func (n *Namesrv) Options() (NamesrvOptions, error) {
 // Fields lists every key with its effective value, sorted by key.
 func (n *Namesrv) Fields() []Field { return fieldsOf(namesrvSchema(), n) }
 
-// LogEffective logs the effective configuration as one entry, every key a field, sorted.
+// LogEffective logs the effective configuration as one info entry of key=value lines, the keys
+// that differ from the defaults first.
 func (n *Namesrv) LogEffective(lg *zap.Logger) {
-	orNop(lg).Info("effective namesrv configuration", zapFields(n.Fields())...)
+	orNop(lg).Info(effectiveText("effective namesrv configuration", n.Fields(), DefaultNamesrv().Fields()))
 }
