@@ -113,6 +113,7 @@ const (
 	fQueueID
 	fQueueOffset
 	fReadQueueNums
+	fRecallHandle
 	fReconsumeTimes
 	fRemoveOffset
 	fSecurityToken
@@ -215,6 +216,7 @@ var fieldNames = [numFieldIDs]string{
 	fQueueID:                  "queueId",
 	fQueueOffset:              "queueOffset",
 	fReadQueueNums:            "readQueueNums",
+	fRecallHandle:             "recallHandle",
 	fReconsumeTimes:           "reconsumeTimes",
 	fRemoveOffset:             "removeOffset",
 	fSecurityToken:            ExtSecurityToken,
