@@ -37,12 +37,17 @@ type Checkpoint struct {
 	StoreMs int64
 	// Version counts checkpoints (RocketMQ's DataVersion: state version, timestamp, counter).
 	StateVersion, VersionTimestamp, VersionCounter int64
+	// Flags: FromSlave when a slave wrote it (its delivery position is its master's).
+	Flags int64
 	// Pending counts the records to deliver that are not processed yet, per real topic.
 	Pending map[string]int64
 }
 
+// FromSlave marks a checkpoint a slave wrote.
+const FromSlave int64 = 1
+
 // fixedFields is the number of int64 fields before the pending counts.
-const fixedFields = 11
+const fixedFields = 12
 
 // Encode is the checkpoint file's content.
 func (c *Checkpoint) Encode() []byte {
@@ -65,7 +70,7 @@ func (c *Checkpoint) Encode() []byte {
 
 func (c *Checkpoint) fixed() [fixedFields]*int64 {
 	return [...]*int64{&c.PrecisionMs, &c.Slots, &c.ReadMs, &c.ReadDone, &c.DedupFrom, &c.QueueOffset,
-		&c.LogEnd, &c.StoreMs, &c.StateVersion, &c.VersionTimestamp, &c.VersionCounter}
+		&c.LogEnd, &c.StoreMs, &c.StateVersion, &c.VersionTimestamp, &c.VersionCounter, &c.Flags}
 }
 
 // errBadCheckpoint reports a checkpoint file that does not decode.

@@ -13,7 +13,7 @@ import (
 func sampleCheckpoint() Checkpoint {
 	return Checkpoint{PrecisionMs: 1000, Slots: 172800, ReadMs: 1_700_000_000_000, ReadDone: 3, DedupFrom: 1 << 33,
 		QueueOffset: 99, LogEnd: 64 * 99, StoreMs: 1_699_999_999_123, StateVersion: 0, VersionTimestamp: 1_700_000_000_456,
-		VersionCounter: 7, Pending: map[string]int64{"TopicA": 5, "TopicB": 0, "%RETRY%g": 2}}
+		VersionCounter: 7, Flags: FromSlave, Pending: map[string]int64{"TopicA": 5, "TopicB": 0, "%RETRY%g": 2}}
 }
 
 func TestCheckpointRoundTrip(t *testing.T) {

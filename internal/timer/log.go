@@ -101,8 +101,13 @@ func (l *Log) loadSegments() error {
 // segmentName is the file name of the segment starting at base.
 func segmentName(base int64) string { return fmt.Sprintf("%020d", base) }
 
+// ErrEndHere, returned by Recover's replay function, ends the log before the record it was
+// called with.
+var ErrEndHere = errors.New("timer: end the log here")
+
 // Recover reads the records from position from on, calling replay for each valid one in order,
-// and makes the log end after the last of them: the rest of that segment is zeroed and later
+// and makes the log end after the last of them (or before the one replay returned ErrEndHere
+// for): the rest of that segment is zeroed and later
 // segments are removed, so that records written before a crash past a damaged one can never
 // reappear after the next. From is rounded down to a record boundary; when it lies below the
 // oldest segment, reading starts there. It returns the end.
@@ -143,7 +148,9 @@ func (l *Log) scan(from int64, replay func(pos int64, r Record) error) (int64, e
 			if err != nil {
 				return pos, nil
 			}
-			if err := replay(pos, r); err != nil {
+			if err := replay(pos, r); errors.Is(err, ErrEndHere) {
+				return pos, nil
+			} else if err != nil {
 				return 0, err
 			}
 			pos += RecordSize
