@@ -20,6 +20,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker/relay"
 	"github.com/rocketgo/rocketgo/internal/broker/schedule"
 	"github.com/rocketgo/rocketgo/internal/broker/subscription"
+	"github.com/rocketgo/rocketgo/internal/broker/timing"
 	"github.com/rocketgo/rocketgo/internal/broker/topic"
 	"github.com/rocketgo/rocketgo/internal/broker/transaction"
 	"github.com/rocketgo/rocketgo/internal/metrics"
@@ -34,24 +35,26 @@ type Broker struct {
 	opts Options
 	lg   *zap.Logger
 
-	store     *store.Store
-	topics    *topic.Manager
-	groups    *subscription.Manager
-	offsets   *offset.Manager
-	consumers *client.ConsumerManager
-	producers *client.ProducerManager
-	holds     *longpoll.Service
-	schedule  *schedule.Service
-	tx        *transaction.Service
-	metrics   *metrics.Broker
-	members   *membership.Service
-	relay     *relay.Service
-	proc      *processor.Processor
-	server    *remoting.Server
-	acl       *acl.Service // nil unless Options.ACL
-	nsClient  *remoting.Client
-	registrar *nsreg.Registrar
-	repl      replication // master/slave replication (replication.go)
+	store        *store.Store
+	topics       *topic.Manager
+	groups       *subscription.Manager
+	offsets      *offset.Manager
+	consumers    *client.ConsumerManager
+	producers    *client.ProducerManager
+	holds        *longpoll.Service
+	schedule     *schedule.Service
+	tx           *transaction.Service
+	timers       *timing.Service
+	metrics      *metrics.Broker
+	timerMetrics *metrics.Timer
+	members      *membership.Service
+	relay        *relay.Service
+	proc         *processor.Processor
+	server       *remoting.Server
+	acl          *acl.Service // nil unless Options.ACL
+	nsClient     *remoting.Client
+	registrar    *nsreg.Registrar
+	repl         replication // master/slave replication (replication.go)
 
 	stopc     chan struct{}
 	wg        sync.WaitGroup
@@ -111,6 +114,10 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 		b.store.Close()
 		return nil, err
 	}
+	if err := b.openTimers(); err != nil {
+		b.store.Close()
+		return nil, err
+	}
 	b.buildReplication()
 	b.buildServer()
 	return b, nil
@@ -158,6 +165,7 @@ func (b *Broker) openStore() error {
 	}
 	so.OnDispatch = func(d store.DispatchInfo) {
 		b.holds.Notify(d.Topic, d.QueueID, d.QueueOffset, d.TagsCode, d.Properties)
+		b.wakeTimers(d.Topic)
 	}
 	// Expired files moved some queues' minimum up: offsets below it move up too, never to 0
 	// (apache/rocketmq#4215).
@@ -198,7 +206,7 @@ func (b *Broker) buildMetrics() error {
 		DispatchBehindBytes: b.store.DispatchBehindBytes,
 	})
 	b.metrics = m
-	return nil
+	return b.buildTimerMetrics()
 }
 
 func (b *Broker) buildServer() {
@@ -229,6 +237,7 @@ func (b *Broker) Start() error {
 		b.schedule.Start()
 		b.tx.Start()
 	}
+	b.timers.Start()
 	if err := b.server.Start(); err != nil {
 		return fmt.Errorf("broker: listen on %s: %w", b.opts.ListenAddr, err)
 	}
@@ -293,10 +302,12 @@ func (b *Broker) Store() *store.Store { return b.store }
 // Close shuts the broker down, in this order:
 //  1. unregister from the nameservers, so clients stop routing here;
 //  2. answer held pulls and stop accepting requests;
-//  3. stop housekeeping and delayed delivery, and replication (HA service or client, metadata sync);
+//  3. stop housekeeping, delayed and timer delivery, and replication (HA service or client,
+//     metadata sync);
 //  4. persist consumer and delay offsets;
 //  5. close the store: flush the CommitLog, ConsumeQueues and index, write the checkpoint,
-//     remove the abort file, unmap.
+//     remove the abort file, unmap;
+//  6. close the timer files with a last checkpoint (the CommitLog is flushed now).
 func (b *Broker) Close() error {
 	b.closeOnce.Do(func() {
 		if b.registrar != nil {
@@ -310,7 +321,9 @@ func (b *Broker) Close() error {
 		}
 		close(b.stopc)
 		b.wg.Wait()
-		err = errors.Join(err, b.closeReplication(), b.schedule.Close(), b.tx.Close(), b.offsets.Close(), b.store.Close())
+		b.timers.Stop()
+		err = errors.Join(err, b.closeReplication(), b.schedule.Close(), b.tx.Close(), b.offsets.Close(), b.store.Close(),
+			b.timers.Close())
 		if b.nsClient != nil {
 			err = errors.Join(err, b.nsClient.Close())
 		}

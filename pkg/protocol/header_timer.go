@@ -31,9 +31,14 @@ func (h RecallMessageRequestHeader) Encode(ext *Ext) { encodeHeader(ext, h.field
 // message.
 type RecallMessageResponseHeader struct {
 	MsgID string
+	// MsgRegion is added by Java's broker outside the header class (MSG_REGION).
+	MsgRegion Opt[string]
 }
 
-func (h *RecallMessageResponseHeader) fields(c *fieldCodec) { c.str(fMsgID, &h.MsgID) }
+func (h *RecallMessageResponseHeader) fields(c *fieldCodec) {
+	c.str(fMsgID, &h.MsgID)
+	c.optStr(fMsgRegion, &h.MsgRegion)
+}
 
 // Decode implements Header.
 func (h *RecallMessageResponseHeader) Decode(ext Ext) error {

@@ -315,7 +315,7 @@ func serve(t *testing.T, f *fakes) *brokertest.Conn {
 	p := processor.New(processor.Options{RegionID: "DefaultRegion", TraceOn: true}, processor.Services{
 		Send: f, SendBack: f, Pull: f, Offsets: f, Members: members{f}, Query: f, EndTx: f,
 		Topics: topics{f}, Groups: groups{f}, Stats: statsFake{f}, Config: config{f}, Relay: relayFake{f},
-		Locks: f, DelayOffsets: f,
+		Locks: f, DelayOffsets: f, Timers: timersFake{f},
 	})
 	srv := remoting.NewServer(remoting.ServerOptions{Addr: "127.0.0.1:0", OnDisconnect: p.ConnClosed}, nil)
 	p.Register(srv)

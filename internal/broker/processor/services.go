@@ -132,4 +132,5 @@ type Services struct {
 	Relay        Relay
 	Locks        Locks
 	DelayOffsets DelayOffsets
+	Timers       Timers
 }
