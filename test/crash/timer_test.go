@@ -74,8 +74,8 @@ func runTimerCrash(t *testing.T, mode string) {
 	t.Logf("timer crash run: mode=%s cycles=%d seed=%d (CRASH_SEED=%d replays the kill moments)", mode, n, s, s)
 	rng := rand.New(rand.NewPCG(uint64(s), 0x74696d72))
 	props := brokerProps(mode)
-	props["timerPrecisionMs"] = "100"             // many slots end during a run
-	props["timerFlushIntervalMs"] = "200"         // and many checkpoints are taken
+	props["timerPrecisionMs"] = "100"               // many slots end during a run
+	props["timerFlushIntervalMs"] = "200"           // and many checkpoints are taken
 	props["flushCommitLogThoroughInterval"] = "500" // which wait for the CommitLog's flush
 	c := cluster.Start(t, cluster.Options{BrokerProps: props})
 	b := c.Brokers[0]
