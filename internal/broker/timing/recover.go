@@ -57,7 +57,12 @@ func (s *Service) recover() error {
 // freshCheckpoint is where a broker without timer files starts: delivery from now, the timer
 // queue from its start, nothing delivered yet.
 func (s *Service) freshCheckpoint() timer.Checkpoint {
+	var flags int64
+	if s.opts.Slave {
+		flags = timer.FromSlave
+	}
 	return timer.Checkpoint{
+		Flags:       flags,
 		PrecisionMs: s.opts.PrecisionMs,
 		Slots:       s.slots(),
 		ReadMs:      s.floor(s.now()),
