@@ -100,6 +100,14 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 		return nil, fmt.Errorf("broker: %w", err)
 	}
 	b.schedule = sched
+	if err := b.buildMetrics(); err != nil {
+		b.store.Close()
+		return nil, err
+	}
+	if err := b.openTimers(); err != nil {
+		b.store.Close()
+		return nil, err
+	}
 	b.tx = transaction.New(transaction.Options{
 		BrokerName:               opts.BrokerName,
 		StoreHost:                b.opts.Store.StoreHost,
@@ -109,15 +117,8 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 		RejectTransactionMessage: opts.RejectTransactionMessage,
 		FileReservedTime:         b.opts.Store.FileReservedTime,
 		MaxDelayLevel:            len(b.opts.Store.DelayLevels),
+		Timers:                   b.timers,
 	}, b.store, b.offsets, b.producers, b.topics, lg.Named("transaction"))
-	if err := b.buildMetrics(); err != nil {
-		b.store.Close()
-		return nil, err
-	}
-	if err := b.openTimers(); err != nil {
-		b.store.Close()
-		return nil, err
-	}
 	b.buildReplication()
 	b.buildServer()
 	return b, nil

@@ -46,5 +46,9 @@ func (s *Service) End(r transaction.EndRequest) error {
 	if errors.As(err, &pe) {
 		return &outcome.Error{Kind: policy.CommitPutKind(pe.Result.Status), Remark: err.Error()}
 	}
+	var oe *outcome.Error
+	if errors.As(err, &oe) {
+		return oe // a refusal that has its kind already (a committed timer message's)
+	}
 	return &outcome.Error{Kind: outcome.SystemError, Remark: err.Error()}
 }
