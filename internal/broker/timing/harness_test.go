@@ -11,6 +11,7 @@ import (
 
 	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/internal/store/storetest"
+	"github.com/rocketgo/rocketgo/internal/vfs/vfstest"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
 )
@@ -74,6 +75,26 @@ func (r *rig) open() {
 	require.NoError(r.t, err)
 	r.svc = svc
 	r.t.Cleanup(func() { svc.Close() })
+}
+
+// newRigOnFS is newRig with the store and the timer files on a vfstest.FS (for power losses).
+func newRigOnFS(t *testing.T) (*rig, *vfstest.FS) {
+	so, fs := storetest.OnFS(t)
+	clk := newClock()
+	r := &rig{t: t, dir: fs.Root(), so: so, clk: clk, opts: testOptions(fs.Root(), clk), stop: make(chan struct{})}
+	r.opts.FS = fs
+	r.open()
+	return r, fs
+}
+
+// powerLoss keeps what a power loss would of the files on fs and opens the store and the service
+// there.
+func (r *rig) powerLoss(fs *vfstest.FS) {
+	r.t.Helper()
+	so, after := storetest.AfterPowerLoss(r.t, fs, r.so)
+	r.so, r.dir, r.opts.RootDir, r.opts.FS = so, after.Root(), after.Root(), after
+	r.stop = make(chan struct{})
+	r.open()
 }
 
 // crash copies the files as they are now (the page cache a kill -9 leaves) to a new directory
