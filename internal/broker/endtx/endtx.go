@@ -42,13 +42,13 @@ func (s *Service) End(r transaction.EndRequest) error {
 	if err == nil {
 		return nil
 	}
+	var oe *outcome.Error
+	if errors.As(err, &oe) {
+		return oe // a refusal with its kind already (MayWrite; a committed timer message's)
+	}
 	var pe *transaction.CommitPutError
 	if errors.As(err, &pe) {
 		return &outcome.Error{Kind: policy.CommitPutKind(pe.Result.Status), Remark: err.Error()}
-	}
-	var oe *outcome.Error
-	if errors.As(err, &oe) {
-		return oe // a refusal that has its kind already (a committed timer message's)
 	}
 	return &outcome.Error{Kind: outcome.SystemError, Remark: err.Error()}
 }
