@@ -165,6 +165,9 @@ func TestRecallMessageRawFrames(t *testing.T) {
 	require.Equal(t, "recall handle is invalid", resp.Remark)
 	resp = recall(uniq(t, "OTHER"), gone)
 	require.Equal(t, 17, resp.Code, resp.String()) // TOPIC_NOT_EXIST
+	resp = recall("../"+topic, gone)
+	require.Equal(t, 17, resp.Code, resp.String()) // not a topic name: TOPIC_NOT_EXIST, with the rule it broke
+	require.Contains(t, resp.Remark, "illegal characters")
 	createTopic(t, c, topic+"_B", 1)
 	resp = recall(topic+"_B", gone)
 	require.Equal(t, codeIllegalOperation, resp.Code)

@@ -3,6 +3,7 @@ package timing
 import (
 	"encoding/base64"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -115,7 +116,8 @@ func TestRecallHandleFormat(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, h, got)
 	}
-	for _, bad := range []string{"", "@@@", EncodeHandleRaw("v2 a b c d"), EncodeHandleRaw("v1 a b c")} {
+	for _, bad := range []string{"", "@@@", EncodeHandleRaw("v2 a b c d"), EncodeHandleRaw("v1 a b c"),
+		EncodeHandleRaw("v1 a b 5 id\x01\x02"), EncodeHandleRaw("v1 a b 5 " + strings.Repeat("F", 129))} {
 		_, err := DecodeHandle(bad)
 		assert.ErrorIs(t, err, errBadHandle, bad)
 	}

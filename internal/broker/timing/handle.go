@@ -43,8 +43,26 @@ func DecodeHandle(s string) (Handle, error) {
 		return Handle{}, errBadHandle
 	}
 	items := strings.Split(strings.TrimRight(string(raw), " "), " ")
-	if items[0] != handleVersion || len(items) < 5 {
+	if items[0] != handleVersion || len(items) < 5 || !validMessageID(items[4]) {
 		return Handle{}, errBadHandle
 	}
 	return Handle{Topic: items[1], BrokerName: items[2], Timestamp: items[3], MessageID: items[4]}, nil
+}
+
+// maxMessageIDLength bounds a handle's message id; clients' UNIQ_KEYs are 32 hex digits.
+const maxMessageIDLength = 128
+
+// validMessageID reports whether id can be a message's UNIQ_KEY as a recall stores it in a
+// message's properties and answers it: 1 to 128 printable ASCII characters, none a blank or a
+// property separator.
+func validMessageID(id string) bool {
+	if id == "" || len(id) > maxMessageIDLength {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; c <= ' ' || c > '~' {
+			return false
+		}
+	}
+	return true
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+	"github.com/rocketgo/rocketgo/pkg/protocol/names"
 )
 
 // recallTag is the TAGS of a recall record's message (Java RECALL_MESSAGE_TAG).
@@ -34,7 +35,9 @@ type RecallRequest struct {
 // (SLAVE_NOT_AVAILABLE), a broker that cannot write (SERVICE_NOT_AVAILABLE, unless
 // allowRecallWhenBrokerNotWriteable), an unknown topic (TOPIC_NOT_EXIST), a handle that does not
 // decode, names another topic or broker, or a time already passed or beyond timerMaxDelaySec
-// (ILLEGAL_OPERATION), a failed write (SYSTEM_ERROR).
+// (ILLEGAL_OPERATION), a failed write (SYSTEM_ERROR). Names from the wire are checked first: a
+// topic that is not a topic name is TOPIC_NOT_EXIST, a producer group that is not a group name
+// ILLEGAL_OPERATION (Java stores either as it came; here both reach a message's properties).
 func (s *Service) Recall(r RecallRequest) (string, error) {
 	h, err := s.checkRecall(r)
 	if err != nil {
@@ -60,6 +63,14 @@ func (s *Service) checkRecall(r RecallRequest) (Handle, error) {
 		return Handle{}, outcome.Errorf(outcome.SlaveNotAvailable, "recall failed, broker service not available")
 	case s.opts.BrokerPermission&body.PermWrite == 0 && !s.opts.AllowRecallWhenNotWriteable:
 		return Handle{}, unavailable
+	}
+	if err := names.Topic(r.Topic); err != nil {
+		return Handle{}, outcome.Errorf(outcome.TopicNotExist, "recall failed, the topic%s not exist: %v", names.Quote(r.Topic), err)
+	}
+	if r.ProducerGroup != "" {
+		if err := names.Group(r.ProducerGroup); err != nil {
+			return Handle{}, outcome.Errorf(outcome.IllegalOperation, "recall failed, bad producer group: %v", err)
+		}
 	}
 	if _, ok := s.topics.Get(r.Topic); !ok {
 		return Handle{}, outcome.Errorf(outcome.TopicNotExist, "recall failed, the topic[%s] not exist", r.Topic)

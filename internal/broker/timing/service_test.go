@@ -150,6 +150,10 @@ func TestRecallRefusals(t *testing.T) {
 		{"other topic", nil, RecallRequest{Topic: "T", Handle: EncodeHandle(Handle{Topic: "U", BrokerName: "broker-a", Timestamp: "1", MessageID: "X"})}, "IllegalOperation", "recall failed, topic not match"},
 		{"other broker", nil, RecallRequest{Topic: "T", Handle: EncodeHandle(Handle{Topic: "T", BrokerName: "b", Timestamp: "1", MessageID: "X"})}, "IllegalOperation", "recall failed, broker service not available"},
 		{"past", nil, RecallRequest{Topic: "T", Handle: EncodeHandle(Handle{Topic: "T", BrokerName: "broker-a", Timestamp: "1", MessageID: "X"})}, "IllegalOperation", "recall failed, timestamp invalid"},
+		{"not a topic name", nil, RecallRequest{Topic: "../T", Handle: good}, "TopicNotExist",
+			`recall failed, the topic"../T" not exist: The specified topic contains illegal characters, allowing only ^[%|a-zA-Z0-9_-]+$`},
+		{"not a group name", nil, RecallRequest{ProducerGroup: "PG\x01x", Topic: "T", Handle: good}, "IllegalOperation",
+			`recall failed, bad producer group: The specified group "PG\x01x" contains illegal characters, allowing only ^[%|a-zA-Z0-9_-]+$`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := &Service{opts: r.opts, topics: topicsStub{"T": true}, st: r.put}
