@@ -53,6 +53,7 @@ func TestPendingTimersRSS(t *testing.T) {
 		sendUpTo(t, cli, b.Addr, &sent, mark, due)
 		if !baseline {
 			waitPending(t, cli, b.Addr, mark)
+			require.Equal(t, mark, pending(t, cli, b.Addr), "each timer message taken into the wheel once")
 		}
 		report(t, cli, b, mark)
 	}

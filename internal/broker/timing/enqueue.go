@@ -67,7 +67,10 @@ func (s *Service) takeResult(r *store.GetResult, limit int64, stop <-chan struct
 		s.loop.q = r.NextBeginOffset
 		return 0, readMore, nil
 	case store.OffsetOverflowBadly:
-		s.loop.q = r.NextBeginOffset
+		// The queue reads shorter than what was taken already. Going back would take the same
+		// messages into the log twice (the store's ConsumeQueue max offset has been seen one
+		// lower, for a moment, than entries already read), so the loop waits; a queue that
+		// really shrank (a slave's truncated store) is clamped at the next start.
 		return 0, readDrained, nil
 	default:
 		return 0, readDrained, nil
