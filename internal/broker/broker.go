@@ -21,6 +21,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker/relay"
 	"github.com/rocketgo/rocketgo/internal/broker/schedule"
 	"github.com/rocketgo/rocketgo/internal/broker/subscription"
+	"github.com/rocketgo/rocketgo/internal/broker/timing"
 	"github.com/rocketgo/rocketgo/internal/broker/topic"
 	"github.com/rocketgo/rocketgo/internal/broker/transaction"
 	"github.com/rocketgo/rocketgo/internal/metrics"
@@ -35,26 +36,28 @@ type Broker struct {
 	opts Options
 	lg   *zap.Logger
 
-	store     *store.Store
-	topics    *topic.Manager
-	groups    *subscription.Manager
-	offsets   *offset.Manager
-	consumers *client.ConsumerManager
-	producers *client.ProducerManager
-	holds     *longpoll.Service
-	quota     *quota.Quota // what each connection may still create
-	schedule  *schedule.Service
-	tx        *transaction.Service
-	metrics   *metrics.Broker
-	members   *membership.Service
-	relay     *relay.Service
-	proc      *processor.Processor
-	server    *remoting.Server
-	acl       *acl.Service // nil unless Options.ACL
-	nsClient  *remoting.Client
-	registrar *nsreg.Registrar
-	repl      replication // master/slave replication (replication.go)
-	ready     readiness   // what Ready reports (ready.go)
+	store        *store.Store
+	topics       *topic.Manager
+	groups       *subscription.Manager
+	offsets      *offset.Manager
+	consumers    *client.ConsumerManager
+	producers    *client.ProducerManager
+	holds        *longpoll.Service
+	quota        *quota.Quota // what each connection may still create
+	schedule     *schedule.Service
+	tx           *transaction.Service
+	timers       *timing.Service
+	metrics      *metrics.Broker
+	timerMetrics *metrics.Timer
+	members      *membership.Service
+	relay        *relay.Service
+	proc         *processor.Processor
+	server       *remoting.Server
+	acl          *acl.Service // nil unless Options.ACL
+	nsClient     *remoting.Client
+	registrar    *nsreg.Registrar
+	repl         replication // master/slave replication (replication.go)
+	ready        readiness   // what Ready reports (ready.go)
 
 	stopc     chan struct{}
 	wg        sync.WaitGroup
@@ -101,6 +104,14 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 		return nil, fmt.Errorf("broker: %w", err)
 	}
 	b.schedule = sched
+	if err := b.buildMetrics(); err != nil {
+		b.store.Close()
+		return nil, err
+	}
+	if err := b.openTimers(); err != nil {
+		b.store.Close()
+		return nil, err
+	}
 	b.tx = transaction.New(transaction.Options{
 		BrokerName:               opts.BrokerName,
 		StoreHost:                b.opts.Store.StoreHost,
@@ -110,11 +121,8 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 		RejectTransactionMessage: opts.RejectTransactionMessage,
 		FileReservedTime:         b.opts.Store.FileReservedTime,
 		MaxDelayLevel:            len(b.opts.Store.DelayLevels),
+		Timers:                   b.timers,
 	}, b.store, b.offsets, b.producers, b.topics, lg.Named("transaction"))
-	if err := b.buildMetrics(); err != nil {
-		b.store.Close()
-		return nil, err
-	}
 	b.buildReplication()
 	b.buildServer()
 	return b, nil
@@ -163,6 +171,7 @@ func (b *Broker) openStore() error {
 	}
 	so.OnDispatch = func(d store.DispatchInfo) {
 		b.holds.Notify(d.Topic, d.QueueID, d.QueueOffset, d.TagsCode, d.Properties)
+		b.wakeTimers(d.Topic)
 	}
 	// Expired files moved some queues' minimum up: offsets below it move up too, never to 0
 	// (apache/rocketmq#4215).
@@ -203,7 +212,7 @@ func (b *Broker) buildMetrics() error {
 		DispatchBehindBytes: b.store.DispatchBehindBytes,
 	})
 	b.metrics = m
-	return nil
+	return b.buildTimerMetrics()
 }
 
 func (b *Broker) buildServer() {
@@ -246,6 +255,7 @@ func (b *Broker) Start() error {
 		b.schedule.Start()
 		b.tx.Start()
 	}
+	b.timers.Start()
 	if err := b.server.Start(); err != nil {
 		return fmt.Errorf("broker: listen on %s: %w", b.opts.ListenAddr, err)
 	}
@@ -311,10 +321,12 @@ func (b *Broker) Store() *store.Store { return b.store }
 // Close shuts the broker down, in this order:
 //  1. unregister from the nameservers, so clients stop routing here;
 //  2. answer held pulls and stop accepting requests;
-//  3. stop housekeeping and delayed delivery, and replication (HA service or client, metadata sync);
+//  3. stop housekeeping, delayed and timer delivery, and replication (HA service or client,
+//     metadata sync);
 //  4. persist consumer and delay offsets;
 //  5. close the store: flush the CommitLog, ConsumeQueues and index, write the checkpoint,
-//     remove the abort file, unmap.
+//     remove the abort file, unmap;
+//  6. close the timer files with a last checkpoint (the CommitLog is flushed now).
 func (b *Broker) Close() error {
 	b.closeOnce.Do(func() {
 		b.ready.closing.Store(true)
@@ -329,7 +341,9 @@ func (b *Broker) Close() error {
 		}
 		close(b.stopc)
 		b.wg.Wait()
-		err = errors.Join(err, b.closeReplication(), b.schedule.Close(), b.tx.Close(), b.offsets.Close(), b.store.Close())
+		b.timers.Stop()
+		err = errors.Join(err, b.closeReplication(), b.schedule.Close(), b.tx.Close(), b.offsets.Close(), b.store.Close(),
+			b.timers.Close())
 		if b.nsClient != nil {
 			err = errors.Join(err, b.nsClient.Close())
 		}

@@ -49,6 +49,7 @@ func (b *Broker) services() processor.Services {
 		Relay:        b.relay,
 		Locks:        rebalance.NewLockManager(0, nil),
 		DelayOffsets: b.schedule,
+		Timers:       b.timers,
 	}
 }
 
@@ -59,7 +60,8 @@ func (b *Broker) sendService() *send.Service {
 		MaxMessageSize:   b.opts.Store.MaxMessageSize,
 		StoreHost:        b.opts.Store.StoreHost,
 		MaxDelayLevel:    len(b.opts.Store.DelayLevels),
-	}, send.Deps{Store: b.store, Topics: b.topics, Groups: b.groups, Transactions: b.tx, Metrics: b.metrics})
+	}, send.Deps{Store: b.store, Topics: b.topics, Groups: b.groups, Transactions: b.tx, Timers: b.timers,
+		Metrics: b.metrics})
 }
 
 func (b *Broker) sendBackService() *sendback.Service {

@@ -122,6 +122,7 @@ type Broker struct {
 	WaitTimeMillsInTransactionQueue Millis
 	OsPageCacheBusyTimeOutMills     Millis
 
+	TimerKeys
 	LimitKeys
 	MetricsKeys
 	RequestLimitKeys

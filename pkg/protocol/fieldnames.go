@@ -115,6 +115,7 @@ const (
 	fQueueID
 	fQueueOffset
 	fReadQueueNums
+	fRecallHandle
 	fReconsumeTimes
 	fRemoveOffset
 	fSecurityToken
@@ -222,6 +223,7 @@ var fieldNames = [numFieldIDs]string{
 	fQueueID:                  "queueId",
 	fQueueOffset:              "queueOffset",
 	fReadQueueNums:            "readQueueNums",
+	fRecallHandle:             "recallHandle",
 	fReconsumeTimes:           "reconsumeTimes",
 	fRemoveOffset:             "removeOffset",
 	fSecurityToken:            ExtSecurityToken,

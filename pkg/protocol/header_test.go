@@ -68,6 +68,8 @@ var headerCases = []headerCase{
 	{&QueryTopicConsumeByWhoRequestHeader{}, QueryTopicConsumeByWho, false},
 	{&QueryConsumeTimeSpanRequestHeader{}, QueryConsumeTimeSpan, false},
 	{&GetBrokerConfigResponseHeader{}, GetBrokerConfig, true},
+	{&RecallMessageRequestHeader{}, RecallMessage, false},
+	{&RecallMessageResponseHeader{}, RecallMessage, true},
 	{&SessionCredentials{}, HeartBeat, false},
 	{&RegisterBrokerRequestHeader{}, RegisterBroker, false},
 	{&RegisterBrokerResponseHeader{}, RegisterBroker, true},

@@ -90,6 +90,10 @@ func (p *Processor) handlers() map[protocol.RequestCode]handleFunc {
 		protocol.ConsumeMessageDirectly:          p.consumeMessageDirectly,
 		protocol.InvokeBrokerToResetOffset:       p.invokeBrokerToResetOffset,
 		protocol.InvokeBrokerToGetConsumerStatus: p.invokeBrokerToGetConsumerStatus,
+		// timer.go
+		protocol.GetTimerCheckPoint: p.getTimerCheckPoint,
+		protocol.GetTimerMetrics:    p.getTimerMetrics,
+		protocol.RecallMessage:      p.recallMessage,
 	}
 }
 

@@ -134,4 +134,5 @@ type Services struct {
 	Relay        Relay
 	Locks        Locks
 	DelayOffsets DelayOffsets
+	Timers       Timers
 }

@@ -50,12 +50,19 @@ type DelayOffsets interface {
 	ReplaceOffsets(offsets map[int]int64)
 }
 
-// Deps are the tables a Syncer fills; Delay may be nil.
+// Timers is the slave's timer service; *timing.Service satisfies it.
+type Timers interface {
+	SetMasterProgress(checkpoint []byte) error
+	SetMasterMetrics(m body.TimerMetrics)
+}
+
+// Deps are the tables a Syncer fills; Delay and Timers may be nil.
 type Deps struct {
 	Topics  Topics
 	Groups  Groups
 	Offsets Offsets
 	Delay   DelayOffsets
+	Timers  Timers
 }
 
 // Options configure a Syncer. Zero values take Java 4.9's.
@@ -185,7 +192,9 @@ var errNoMaster = errors.New("slave: no master address known yet")
 
 // SyncAll runs one pass: topic configs (GET_ALL_TOPIC_CONFIG), consumer offsets
 // (GET_ALL_CONSUMER_OFFSET), delay offsets (GET_ALL_DELAY_OFFSET) and subscription groups
-// (GET_ALL_SUBSCRIPTIONGROUP_CONFIG), in Java's order. A failed step does not stop the others.
+// (GET_ALL_SUBSCRIPTIONGROUP_CONFIG), in Java's order, then the timer's progress
+// (GET_TIMER_CHECK_POINT) and pending counts (GET_TIMER_METRICS), as RocketMQ 5 does. A failed
+// step does not stop the others.
 func (s *Syncer) SyncAll(ctx context.Context) error {
 	addr := s.MasterAddr()
 	if addr == "" {
@@ -198,7 +207,31 @@ func (s *Syncer) SyncAll(ctx context.Context) error {
 		s.syncOffsets(ctx, addr),
 		s.syncDelayOffsets(ctx, addr),
 		s.syncGroups(ctx, addr),
+		s.syncTimers(ctx, addr),
 	)
+}
+
+// syncTimers hands the master's timer checkpoint and pending counts to the slave's timer service.
+func (s *Syncer) syncTimers(ctx context.Context, addr string) error {
+	if s.deps.Timers == nil {
+		return nil
+	}
+	data, err := s.fetch(ctx, addr, protocol.GetTimerCheckPoint)
+	if err != nil {
+		return err
+	}
+	if err := s.deps.Timers.SetMasterProgress(data); err != nil {
+		return fmt.Errorf("slave: timer checkpoint from %s: %w", addr, err)
+	}
+	if data, err = s.fetch(ctx, addr, protocol.GetTimerMetrics); err != nil {
+		return err
+	}
+	var m body.TimerMetrics
+	if err := body.Unmarshal(data, &m); err != nil {
+		return fmt.Errorf("slave: timer metrics from %s: %w", addr, err)
+	}
+	s.deps.Timers.SetMasterMetrics(m)
+	return nil
 }
 
 // fetch asks the master for one table.

@@ -100,10 +100,11 @@ func IsStatic(topic string) bool { return slices.Contains(static[:], topic) }
 func IsSystem(topic string) bool { return IsStatic(topic) || strings.HasPrefix(topic, SystemPrefix) }
 
 // IsNotAllowedSend reports the system topics clients may not send to
-// (TopicValidator.isNotAllowedSendTopic).
+// (TopicValidator.isNotAllowedSendTopic), and rmq_sys_wheel_timer, which Java leaves open: a
+// message there is delivered to whatever REAL_TOPIC it names.
 func IsNotAllowedSend(topic string) bool {
 	switch topic {
-	case Schedule, TransHalf, TransOpHalf, TransCheckMaxTime, SelfTest, OffsetMovedEvent:
+	case Schedule, TransHalf, TransOpHalf, TransCheckMaxTime, SelfTest, OffsetMovedEvent, Timer:
 		return true
 	}
 	return false
