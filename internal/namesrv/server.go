@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 
+	"github.com/rocketgo/rocketgo/internal/lifecycle"
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 )
@@ -110,8 +111,7 @@ type Server struct {
 	srv    *remoting.Server
 
 	closeOnce sync.Once
-	stop      chan struct{}
-	wg        sync.WaitGroup
+	loops     lifecycle.Group // the liveness scanner
 	mu        sync.Mutex
 	started   bool
 	closed    bool
@@ -151,7 +151,6 @@ func New(opts Options, lg *zap.Logger, reg prometheus.Registerer) (*Server, erro
 			DeleteTopicWithBrokerRegistration: opts.DeleteTopicWithBrokerRegistration,
 			Now:                               opts.Now,
 		}),
-		stop: make(chan struct{}),
 	}
 	live := newLiveConfig(opts, func(c runtimeConfig) {
 		s.routes.SetDeleteTopicWithBrokerRegistration(c.deleteTopicWithBrokerRegistration)
@@ -229,8 +228,7 @@ func (s *Server) Start() error {
 		return fmt.Errorf("namesrv: listen %s: %w", s.opts.ListenAddr, err)
 	}
 	s.started = true
-	s.wg.Add(1)
-	go s.scanLoop()
+	s.loops.Go(s.scanLoop)
 	s.lg.Info("name server started", zap.Stringer("addr", s.srv.Addr()))
 	return nil
 }
@@ -245,21 +243,19 @@ func (s *Server) Close() error {
 		s.mu.Lock()
 		s.closed = true
 		s.mu.Unlock()
-		close(s.stop)
-		s.wg.Wait()
+		s.loops.Stop()
 		err = s.srv.Close()
 		s.lg.Info("name server stopped")
 	})
 	return err
 }
 
-func (s *Server) scanLoop() {
-	defer s.wg.Done()
+func (s *Server) scanLoop(stop <-chan struct{}) {
 	t := time.NewTicker(s.opts.ScanNotActiveBrokerInterval)
 	defer t.Stop()
 	for {
 		select {
-		case <-s.stop:
+		case <-stop:
 			return
 		case <-t.C:
 			s.ScanNotActiveBrokers()

@@ -13,6 +13,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/rocketgo/rocketgo/internal/lifecycle"
 	"github.com/rocketgo/rocketgo/internal/vfs"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
@@ -95,9 +96,8 @@ type Syncer struct {
 
 	ctx       context.Context // cancelled by Close: ends a pass's requests
 	cancel    context.CancelFunc
-	wg        sync.WaitGroup
+	loop      lifecycle.Group // the pass loop; it ends when ctx is cancelled
 	startOnce sync.Once
-	closeOnce sync.Once
 }
 
 // applied remembers the master version a table was last replaced with and the slave's own
@@ -148,22 +148,16 @@ func (s *Syncer) MasterAddr() string { return *s.master.Load() }
 
 // Start runs a pass after InitialDelay and then every Interval.
 func (s *Syncer) Start() {
-	s.startOnce.Do(func() {
-		s.wg.Add(1)
-		go s.run()
-	})
+	s.startOnce.Do(func() { s.loop.Go(func(<-chan struct{}) { s.run() }) })
 }
 
 // Close stops the passes and waits for the one running. It is idempotent.
 func (s *Syncer) Close() {
-	s.closeOnce.Do(func() {
-		s.cancel()
-		s.wg.Wait()
-	})
+	s.cancel()
+	s.loop.Stop()
 }
 
 func (s *Syncer) run() {
-	defer s.wg.Done()
 	t := time.NewTimer(s.opts.InitialDelay)
 	defer t.Stop()
 	var lastErr string
