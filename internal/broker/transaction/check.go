@@ -49,6 +49,9 @@ func (s *Service) checkQueue(q int32) {
 	halfOff := s.consumeOffset(systopic.TransHalf, q)
 	opOff := s.consumeOffset(systopic.TransOpHalf, q)
 	end := s.st.MaxOffsetInQueue(systopic.TransHalf, q) // copies put back during the pass lie beyond it
+	if halfOff >= end {
+		return // no half message to look at: no store read, so an idle broker shows no get traffic
+	}
 	p := &queuePass{s: s, start: begin.UnixMilli(), ops: newOpReader(s, q, opOff, halfOff)}
 	p.ops.fill()
 	next := halfOff
