@@ -36,6 +36,13 @@ type Options struct {
 	FlushInterval time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Metrics, if set, counts the delayed messages delivered.
+	Metrics Metrics
+}
+
+// Metrics counts delayed messages moved to their real topic.
+type Metrics interface {
+	DelayDelivered(topic string, bytes int)
 }
 
 // offsetFile is delayOffset.json: level → next queue offset to deliver.
@@ -206,6 +213,9 @@ func (s *Service) deliver(v message.View) bool {
 		s.lg.Warn("delivering a delayed message failed; will retry", zap.String("topic", topic),
 			zap.Stringer("status", res.Status), zap.String("remark", res.Remark))
 		return false
+	}
+	if s.opts.Metrics != nil {
+		s.opts.Metrics.DelayDelivered(topic, int(res.WroteBytes))
 	}
 	return true
 }

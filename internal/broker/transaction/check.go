@@ -92,6 +92,9 @@ func (p *queuePass) handle(half *message.MessageExt) bool {
 			zap.String("producerGroup", half.Props[message.PropertyProducerGroup]),
 			zap.Int64("halfOffset", half.QueueOffset), zap.Int64("commitLogOffset", half.PhysicalOffset),
 			zap.Int("checkTimes", times-1), zap.Time("born", time.UnixMilli(half.BornTimestamp)))
+		if m := s.opts.Metrics; m != nil {
+			m.HalfDiscarded(half.Props[message.PropertyRealTopic])
+		}
 		return true
 	}
 	if half.StoreTimestamp >= p.start {

@@ -64,6 +64,14 @@ type Options struct {
 	MaxDelayLevel int
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Metrics, if set, counts ended and discarded transactions.
+	Metrics Metrics
+}
+
+// Metrics counts how transactions end.
+type Metrics interface {
+	TransactionEnded(realTopic string, commit bool, bornMillis int64)
+	HalfDiscarded(realTopic string)
 }
 
 func (o *Options) setDefaults() {
