@@ -136,3 +136,22 @@ func TestDLQAndDelayAndRetryOut(t *testing.T) {
 	nb.RequestStarted(ProcessorSend)
 	nb.RequestDone(ProcessorSend)
 }
+
+func TestReplicationGauges(t *testing.T) {
+	reg, b := newTestBroker(t, BrokerGauges{})
+	require.NotContains(t, scrape(t, reg), "rocketgo_ha_", "neither a master with a listener nor a slave")
+	b.SetGauges(BrokerGauges{Slaves: func() []SlaveBehind {
+		return []SlaveBehind{{"10.0.0.2:40001", 4096}, {"10.0.0.3:40002", -1}}
+	}})
+	requireSeries(t, reg, map[string]float64{
+		key("rocketgo_ha_slaves"): 2,
+		key("rocketgo_ha_slave_behind_bytes", "slave", "10.0.0.2:40001"): 4096,
+		key("rocketgo_ha_slave_behind_bytes", "slave", "10.0.0.3:40002"): 0,
+	}, "rocketgo_ha_slaves", "rocketgo_ha_slave_behind_bytes", "rocketgo_ha_master_connected")
+	connected := false
+	b.SetGauges(BrokerGauges{MasterConnected: func() bool { return connected }})
+	requireSeries(t, reg, map[string]float64{key("rocketgo_ha_master_connected"): 0},
+		"rocketgo_ha_slaves", "rocketgo_ha_master_connected")
+	connected = true
+	require.Equal(t, 1.0, series(t, reg)[key("rocketgo_ha_master_connected")])
+}

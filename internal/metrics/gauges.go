@@ -43,6 +43,17 @@ type BrokerGauges struct {
 	ConsumerConnections func() []ConsumerConnections
 	// Lag is what the consumer lag gauges read.
 	Lag LagSource
+	// Slaves are a master's connected slaves; nil on a slave and on a master without an HA
+	// listener (no series).
+	Slaves func() []SlaveBehind
+	// MasterConnected reports whether a slave is connected to its master; nil on a master.
+	MasterConnected func() bool
+}
+
+// SlaveBehind is one connected slave of a master and the CommitLog bytes it has not acknowledged.
+type SlaveBehind struct {
+	Addr   string
+	Behind int64
 }
 
 // storageLabels are RocketMQ 5's labels of the storage gauges.
@@ -72,6 +83,7 @@ func brokerGauges(cl prometheus.Labels, g *atomic.Pointer[BrokerGauges]) []prome
 			"Milliseconds since the oldest stored message was stored.", nil, merge(cl, storageLabels)),
 			read: func() (int64, bool) { return readOptional(g.Load().MessageReserveTime) }},
 		newConnections(cl, g),
+		newReplication(cl, g),
 	}
 }
 

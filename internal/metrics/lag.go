@@ -10,17 +10,16 @@ import (
 // Subscription is one consumer group's interest in one topic, as the lag gauges report it.
 type Subscription struct {
 	Group, Topic string
-	Queues       int32 // the topic's write queues
+	Queues       int32           // the topic's write queues
+	Committed    map[int32]int64 // the group's committed offsets; a queue missing has none
 }
 
 // LagSource is the broker state the consumer lag gauges read at scrape time.
 type LagSource interface {
-	// Subscriptions lists the group/topic pairs to report.
+	// Subscriptions lists the group/topic pairs to report, with their committed offsets.
 	Subscriptions() []Subscription
 	// MaxOffset is the queue offset the next message of a queue gets.
 	MaxOffset(topic string, queueID int32) int64
-	// Committed is a group's committed offset of a queue; false when it has none.
-	Committed(group, topic string, queueID int32) (int64, bool)
 	// StoreTime is the store time (ms) of the message at a queue offset, ≤ 0 when there is none.
 	StoreTime(topic string, queueID int32, offset int64) int64
 }
@@ -91,13 +90,14 @@ func earliest(a, b int64) int64 {
 // lagOf computes one queue as RocketMQ 5's ConsumerLagCalculator does for a pull consumer: a
 // queue without a committed offset counts from its end (no lag), a queue the group has not pulled
 // since the broker started from the committed offset (nothing in flight).
-func (b *Broker) lagOf(src LagSource, group, topic string, q int32) queueLag {
+func (b *Broker) lagOf(src LagSource, s *Subscription, q int32) queueLag {
+	topic := s.Topic
 	end := max(src.MaxOffset(topic, q), 0)
-	commit, ok := src.Committed(group, topic, q)
+	commit, ok := s.Committed[q]
 	if !ok || commit < 0 {
 		commit = end
 	}
-	pulled, ok := b.pulls.get(pullKey{group, topic, q})
+	pulled, ok := b.pulls.get(pullKey{s.Group, topic, q})
 	if !ok || pulled < commit {
 		pulled = commit
 	}
@@ -146,7 +146,7 @@ func (l *lag) Collect(ch chan<- prometheus.Metric) {
 	for _, s := range src.Subscriptions() {
 		var g queueLag
 		for q := int32(0); q < s.Queues; q++ {
-			g.add(l.b.lagOf(src, s.Group, s.Topic, q))
+			g.add(l.b.lagOf(src, &s, q))
 		}
 		lv := []string{s.Group, s.Topic, "false", boolLabel(l.b.isSystem(s.Topic, s.Group))}
 		send(ch, l.lagMsgs, float64(g.lag), lv...)

@@ -9,19 +9,13 @@ import (
 
 // fakeLag is a broker with queues, committed offsets and store times (ms = 1000 + offset).
 type fakeLag struct {
-	subs      []Subscription
-	max       map[string][]int64         // topic → per-queue end
-	committed map[string]map[int32]int64 // group/topic → queue → offset
+	subs []Subscription
+	max  map[string][]int64 // topic → per-queue end
 }
 
 func (f *fakeLag) Subscriptions() []Subscription { return f.subs }
 
 func (f *fakeLag) MaxOffset(topic string, q int32) int64 { return f.max[topic][q] }
-
-func (f *fakeLag) Committed(group, topic string, q int32) (int64, bool) {
-	off, ok := f.committed[group+"/"+topic][q]
-	return off, ok
-}
 
 func (f *fakeLag) StoreTime(topic string, q int32, off int64) int64 {
 	if off >= f.max[topic][q] {
@@ -32,12 +26,12 @@ func (f *fakeLag) StoreTime(topic string, q int32, off int64) int64 {
 
 func TestConsumerLag(t *testing.T) {
 	src := &fakeLag{
-		subs: []Subscription{{"g1", "orders", 3}, {"g2", "orders", 3}, {"CID_RMQ_SYS_X", "orders", 3}},
-		max:  map[string][]int64{"orders": {10, 5, 0}},
-		committed: map[string]map[int32]int64{
-			"g1/orders": {0: 4, 1: 5}, // queue 2 has no offset: counted from its end
-			"g2/orders": {0: 10, 1: 2},
+		subs: []Subscription{
+			{"g1", "orders", 3, map[int32]int64{0: 4, 1: 5}}, // queue 2 has no offset: counted from its end
+			{"g2", "orders", 3, map[int32]int64{0: 10, 1: 2}},
+			{"CID_RMQ_SYS_X", "orders", 3, nil},
 		},
+		max: map[string][]int64{"orders": {10, 5, 0}},
 	}
 	reg, b := newTestBroker(t, BrokerGauges{Lag: src})
 	b.lag.now = func() time.Time { return time.UnixMilli(5000) }
