@@ -4,10 +4,10 @@ BIN      := bin
 PKGS     := ./...
 FUZZTIME ?= 20s
 
-.PHONY: usage build run test test-unit test-e2e test-java test-interop test-crash test-alions lint fmt vet fuzz bench clean
+.PHONY: usage build run test test-unit test-e2e test-java test-interop test-crash test-alions lint fmt vet fuzz bench bench-scale clean
 
 usage:
-	@echo "make build | run | test | test-unit | test-e2e | test-java | test-interop | test-crash | test-alions | lint | fuzz | bench | clean"
+	@echo "make build | run | test | test-unit | test-e2e | test-java | test-interop | test-crash | test-alions | lint | fuzz | bench | bench-scale | clean"
 
 build:
 	$(GO) build -o $(BIN)/ ./cmd/...
@@ -65,6 +65,10 @@ fuzz:
 ## bench: Go benchmarks for the codec and store, then an mqbench run (see docs/benchmarks.md).
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./pkg/... ./internal/store/...
+
+## bench-scale: one broker with TOPICS (10000) topics x QUEUES (8) queues: disk, memory, fds, stop and restart times.
+bench-scale:
+	./scripts/scale.sh
 
 clean:
 	rm -rf $(BIN) data

@@ -17,6 +17,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker/nsreg"
 	"github.com/rocketgo/rocketgo/internal/broker/offset"
 	"github.com/rocketgo/rocketgo/internal/broker/processor"
+	"github.com/rocketgo/rocketgo/internal/broker/quota"
 	"github.com/rocketgo/rocketgo/internal/broker/relay"
 	"github.com/rocketgo/rocketgo/internal/broker/schedule"
 	"github.com/rocketgo/rocketgo/internal/broker/subscription"
@@ -41,6 +42,7 @@ type Broker struct {
 	consumers *client.ConsumerManager
 	producers *client.ProducerManager
 	holds     *longpoll.Service
+	quota     *quota.Quota // what each connection may still create
 	schedule  *schedule.Service
 	tx        *transaction.Service
 	metrics   *metrics.Broker
@@ -65,7 +67,8 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 		lg = zap.NewNop()
 	}
 	opts.setDefaults()
-	b := &Broker{opts: opts, lg: lg, stopc: make(chan struct{})}
+	b := &Broker{opts: opts, lg: lg, stopc: make(chan struct{}),
+		quota: quota.New(quota.Limits{Groups: opts.Limits.MaxNewGroupsPerConnection, Topics: opts.Limits.MaxNewTopicsPerConnection})}
 	if opts.ACL != nil {
 		a, err := acl.New(*opts.ACL, lg.Named("acl"))
 		if err != nil {
@@ -86,7 +89,7 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 	}
 	b.holds = longpoll.New(longpoll.Options{CheckInterval: checkEvery, MaxOffset: func(t string, q int32) int64 {
 		return b.store.MaxOffsetInQueue(t, q)
-	}}, lg.Named("longpoll"))
+	}, MaxHeld: opts.Limits.MaxHeldPulls, MaxHeldPerOwner: opts.Limits.MaxHeldPullsPerConnection}, lg.Named("longpoll"))
 	if err := b.openStore(); err != nil {
 		return nil, err
 	}
@@ -124,6 +127,7 @@ func (b *Broker) openMetadata() error {
 	to.AutoCreateTopicEnable, to.DefaultTopicQueueNums = b.opts.AutoCreateTopicEnable, b.opts.DefaultTopicQueueNums
 	to.ClusterTopicEnable, to.BrokerTopicEnable = b.opts.ClusterTopicEnable, b.opts.BrokerTopicEnable
 	to.TraceTopicEnable = b.opts.TraceTopicEnable
+	to.Admit = b.quota.TakeTopics
 	if b.opts.MsgTraceTopicName != "" {
 		to.MsgTraceTopicName = b.opts.MsgTraceTopicName
 	}
@@ -137,7 +141,7 @@ func (b *Broker) openMetadata() error {
 		return fmt.Errorf("broker: load topics: %w", err)
 	}
 	b.groups, err = subscription.New(subscription.Options{StorePathRootDir: root,
-		AutoCreateSubscriptionGroup: b.opts.AutoCreateSubscriptionGroup}, b.lg.Named("subscription"))
+		AutoCreateSubscriptionGroup: b.opts.AutoCreateSubscriptionGroup, Admit: b.quota.TakeGroups}, b.lg.Named("subscription"))
 	if err != nil {
 		return fmt.Errorf("broker: load subscription groups: %w", err)
 	}
@@ -181,7 +185,11 @@ func (b *Broker) openStore() error {
 }
 
 func (b *Broker) buildServer() {
-	b.proc = processor.New(processor.Options{RegionID: b.opts.RegionID, TraceOn: b.opts.TraceOn}, b.services())
+	po := processor.Options{RegionID: b.opts.RegionID, TraceOn: b.opts.TraceOn}
+	if b.acl != nil {
+		po.Access = b.acl
+	}
+	b.proc = processor.New(po, b.services())
 	var observe func(code protocol.RequestCode, respCode protocol.ResponseCode, d time.Duration)
 	if b.metrics != nil {
 		observe = func(code protocol.RequestCode, respCode protocol.ResponseCode, d time.Duration) {
@@ -192,12 +200,19 @@ func (b *Broker) buildServer() {
 		Addr:                  b.opts.ListenAddr,
 		MaxConcurrentRequests: b.opts.MaxConcurrentRequests,
 		Limits:                b.opts.Remoting,
-		OnDisconnect:          b.proc.ConnClosed,
+		OnDisconnect:          b.connClosed,
 		Observe:               observe,
 		Intercept:             b.aclCheck(),
 		TLS:                   b.opts.TLS,
 	}, b.lg.Named("remoting"))
 	b.proc.Register(watermarked{b.server, b.metrics})
+}
+
+// connClosed ends what a closed connection had: its memberships, its held pulls, the count of
+// what it created.
+func (b *Broker) connClosed(c *remoting.Conn) {
+	b.proc.ConnClosed(c)
+	b.quota.Release(c.ID())
 }
 
 // Start serves clients and registers with the nameservers.

@@ -66,6 +66,8 @@ type Options struct {
 	// Remoting bounds the client port's connections: idle time, number, queued bytes
 	// (serverChannelMaxIdleTimeSeconds, writeBufferHighWaterMark, ...; remoting.Limits).
 	Remoting remoting.Limits
+	// Limits bound what a request or a connection may make the broker hold or create.
+	Limits Limits
 
 	// ACL, if set, checks every request against plain_acl.yml before its handler (aclEnable).
 	ACL *acl.Options

@@ -122,8 +122,9 @@ type Broker struct {
 	WaitTimeMillsInTransactionQueue Millis
 	OsPageCacheBusyTimeOutMills     Millis
 
-	MetricsKeys
 	LimitKeys
+	MetricsKeys
+	RequestLimitKeys
 }
 
 // Broker-side defaults that are not plain literals.

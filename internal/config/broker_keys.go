@@ -20,7 +20,7 @@ func brokerKeys() []brokerKey {
 		topicKeys(), registrationKeys(), flowControlKeys(),
 		limitKeys(func(c *Broker) *LimitKeys { return &c.LimitKeys },
 			func(o *BrokerOptions) *remoting.Limits { return &o.Broker.Remoting }),
-		brokerGuardKeys(),
+		brokerGuardKeys(), requestLimitKeys(),
 		metricsKeys(fromJava, func(c *Broker) *MetricsKeys { return &c.MetricsKeys },
 			func(c *Broker) string { return c.BindAddress },
 			func(o *BrokerOptions) *MetricsListener { return &o.Metrics },

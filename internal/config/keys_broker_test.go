@@ -28,7 +28,7 @@ type brokerCase = keyCase[BrokerOptions]
 
 func brokerCases() map[string]brokerCase {
 	return concatCases(identityCases(), storeCases(), flushCleanupCases(), haPullCases(), topicCases(),
-		registrationFlowCases(), brokerMetricsSecurityCases(), brokerLimitCases())
+		registrationFlowCases(), brokerMetricsSecurityCases(), brokerLimitCases(), requestLimitCases())
 }
 
 func concatCases[T any](parts ...map[string]keyCase[T]) map[string]keyCase[T] {

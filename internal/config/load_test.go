@@ -410,7 +410,10 @@ func TestKeyOrigins(t *testing.T) {
 	tls := []string{"tls.server.mode", "tls.server.certPath", "tls.server.keyPath", "tls.test.mode.enable"}
 	limits := []string{"serverChannelMaxQueuedBytes", "serverMaxTotalQueuedBytes", "serverChannelMaxConcurrentRequests",
 		"serverMaxConnections"}
-	require.ElementsMatch(t, append(append([]string{"aclConfigPath", "haAllowlist"}, limits...), tls...), notJava(bn, bo))
+	requestLimits := []string{"longPollingMaxSuspendMillis", "longPollingMaxHeld", "longPollingMaxHeldPerConnection",
+		"maxNewGroupsPerRequest", "maxNewGroupsPerConnection", "maxNewTopicsPerConnection"}
+	require.ElementsMatch(t, append(append(append([]string{"aclConfigPath", "haAllowlist"}, limits...), tls...), requestLimits...),
+		notJava(bn, bo))
 	require.ElementsMatch(t, append(append([]string{"brokerChannelExpiredTime", "metricsExporterType", "metricsPromExporterHost",
 		"metricsPromExporterPort", "metricsLabel", "registerBrokerMaxTopics", "registerBrokerMaxBodyBytes",
 		"kvConfigMaxValueBytes", "kvConfigMaxTotalBytes", "brokerRegistrationAllowlist", "adminWriteAllowlist"},

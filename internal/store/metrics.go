@@ -57,6 +57,12 @@ func newMetrics(s *Store, reg prometheus.Registerer) (*metrics, error) {
 		gauge("rocketgo_store_files_bytes", "Bytes of the store's files (CommitLog, ConsumeQueues, index, "+
 			"checkpoint and config files), as their sizes say; read at most every 10 s.",
 			func() float64 { return float64(m.filesSize(s)) }),
+		gauge("rocketgo_store_consumequeue_mapped_files", "ConsumeQueue files open and mapped now.",
+			func() float64 { return float64(s.cqs.opts.Residency.Open()) }),
+		gauge("rocketgo_store_consumequeue_mapped_files_max", "Cap on mapped ConsumeQueue files (MaxMappedConsumeQueueFiles).",
+			func() float64 { return float64(s.cqs.opts.Residency.Max()) }),
+		counter("rocketgo_store_consumequeue_closed_total", "ConsumeQueues closed to make room under the cap.",
+			func() float64 { return float64(s.cqs.opts.Residency.Closed()) }),
 		gauge("rocketgo_store_writable", "1 while the store accepts puts.", func() float64 {
 			if s.IsWritable() {
 				return 1

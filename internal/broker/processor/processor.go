@@ -2,6 +2,8 @@ package processor
 
 import (
 	"context"
+	"maps"
+	"slices"
 
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
@@ -12,6 +14,8 @@ type Options struct {
 	// RegionID and TraceOn are returned with every send (MSG_REGION, TRACE_ON).
 	RegionID string
 	TraceOn  bool
+	// Access, when ACL is on, checks reads by offset or id on the topic of the record read.
+	Access Access
 }
 
 // Processor serves the broker's remoting requests on its services.
@@ -36,6 +40,11 @@ func (p *Processor) Register(srv Registrar) {
 	for code, h := range p.handlers() {
 		srv.Handle(code, wrap(h))
 	}
+}
+
+// Codes lists the request codes the processor serves, in order (every one needs an ACL rule).
+func Codes() []protocol.RequestCode {
+	return slices.Sorted(maps.Keys((&Processor{}).handlers()))
 }
 
 func (p *Processor) handlers() map[protocol.RequestCode]handleFunc {
@@ -96,5 +105,8 @@ func wrap(h handleFunc) remoting.Handler {
 	})
 }
 
-// ConnClosed ends the memberships of a closed connection.
-func (p *Processor) ConnClosed(c *remoting.Conn) { p.svc.Members.ConnClosed(c.ID()) }
+// ConnClosed ends the memberships of a closed connection and drops the pulls it has held.
+func (p *Processor) ConnClosed(c *remoting.Conn) {
+	p.svc.Pull.ConnClosed(c.ID())
+	p.svc.Members.ConnClosed(c.ID())
+}
