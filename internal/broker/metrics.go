@@ -56,7 +56,7 @@ func (b *Broker) gauges() metrics.BrokerGauges {
 		BrokerPermission:    func() int { return b.opts.BrokerPermission },
 		TopicNumber:         func() int { return len(b.topics.Topics()) },
 		ConsumerGroupNumber: func() int { return len(b.groups.Groups()) },
-		StorageSize:         b.storageUsed,
+		StorageSize:         b.store.DiskUsed, // RocketMQ 5's storage size: the store's file system's used bytes
 		FlushBehindBytes:    func() int64 { return b.store.CommitLogMaxOffset() - b.store.CommitLogFlushedOffset() },
 		DispatchBehindBytes: b.store.DispatchBehindBytes,
 		MessageReserveTime:  b.messageReserveTime,
@@ -66,15 +66,6 @@ func (b *Broker) gauges() metrics.BrokerGauges {
 		Slaves:              b.slavesBehind(),
 		MasterConnected:     b.masterConnected(),
 	}
-}
-
-// storageUsed is RocketMQ 5's storage size: the used bytes of the file system holding the store.
-func (b *Broker) storageUsed() (int64, bool) {
-	total, free, err := b.opts.Store.FS.DiskUsage(b.opts.Store.RootDir)
-	if err != nil || total == 0 {
-		return 0, false
-	}
-	return int64(total - min(free, total)), true
 }
 
 // messageReserveTime is how long ago the oldest stored message was stored.

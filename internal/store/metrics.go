@@ -121,6 +121,16 @@ func (s *Store) observeFlush(d time.Duration, err error) {
 
 // diskRatio is the used fraction of the file system holding the CommitLog or ConsumeQueue
 // directory, as GET_BROKER_RUNTIME_INFO's commitLogDiskRatio and consumeQueueDiskRatio say it.
+// DiskUsed is the used bytes of the file system holding the CommitLog; false when it cannot be
+// read.
+func (s *Store) DiskUsed() (int64, bool) {
+	total, free, err := s.opts.FS.DiskUsage(s.opts.CommitLogDir)
+	if err != nil || total == 0 {
+		return 0, false
+	}
+	return int64(total - min(free, total)), true
+}
+
 func (s *Store) diskRatio(dir string) float64 {
 	path := s.opts.CommitLogDir
 	if dir == "consumequeue" {
