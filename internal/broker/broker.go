@@ -54,6 +54,7 @@ type Broker struct {
 	nsClient  *remoting.Client
 	registrar *nsreg.Registrar
 	repl      replication // master/slave replication (replication.go)
+	ready     readiness   // what Ready reports (ready.go)
 
 	stopc     chan struct{}
 	wg        sync.WaitGroup
@@ -249,9 +250,10 @@ func (b *Broker) Start() error {
 			Compressed:   b.opts.CompressedRegister,
 		}, b.nsClient, func() body.TopicConfigSerializeWrapper {
 			return b.topics.RegistrationWrapper(b.opts.BrokerPermission)
-		}, b.onRegistered, b.lg.Named("nsreg"))
+		}, b.registeredWith, b.lg.Named("nsreg"))
 		b.registrar.Start()
 	}
+	b.ready.started.Store(true)
 	b.lg.Info("broker started", zap.String("name", b.opts.BrokerName), zap.String("addr", b.Addr().String()),
 		zap.Strings("namesrv", b.opts.NamesrvAddrs))
 	return nil
@@ -294,6 +296,7 @@ func (b *Broker) Store() *store.Store { return b.store }
 //     remove the abort file, unmap.
 func (b *Broker) Close() error {
 	b.closeOnce.Do(func() {
+		b.ready.closing.Store(true)
 		if b.registrar != nil {
 			b.registrar.Close()
 		}

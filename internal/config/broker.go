@@ -125,6 +125,7 @@ type Broker struct {
 	LimitKeys
 	MetricsKeys
 	RequestLimitKeys
+	LogKeys
 }
 
 // Broker-side defaults that are not plain literals.

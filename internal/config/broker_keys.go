@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/rocketgo/rocketgo/internal/logging"
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/internal/store"
 )
@@ -27,6 +28,7 @@ func brokerKeys() []brokerKey {
 			func(o *BrokerOptions) *map[string]string { return &o.Broker.MetricsExtra }),
 		aclKeys(),
 		tlsKeys(func(c *Broker) *TLSKeys { return &c.TLSKeys }, func(o *BrokerOptions) *TLSKeys { return &o.TLS }),
+		logKeys(func(c *Broker) *LogKeys { return &c.LogKeys }, func(o *BrokerOptions) *logging.Options { return &o.Log }),
 		ignored[Broker, BrokerOptions](ignoredBrokerKeys()...))
 }
 

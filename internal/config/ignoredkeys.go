@@ -137,8 +137,8 @@ func ignoredBrokerKeys() []string {
 
 func ignoredNamesrvKeys() []string {
 	return []string{
-		"clientRequestThreadPoolNums", "clientRequestThreadPoolQueueCapacity", "configBlackList",
-		"configStorePath", "defaultThreadPoolNums", "defaultThreadPoolQueueCapacity",
+		"clientRequestThreadPoolNums", "clientRequestThreadPoolQueueCapacity", "configStorePath",
+		"defaultThreadPoolNums", "defaultThreadPoolQueueCapacity",
 		"enableControllerInNamesrv", "enableShutdownGracefully", "notifyMinBrokerIdChanged",
 		"rocketmqHome", "serverAsyncSemaphoreValue", "serverCallbackExecutorThreads",
 		"serverNettyWorkerGroupEnable", "serverOnewaySemaphoreValue",

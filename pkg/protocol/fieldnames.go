@@ -46,6 +46,7 @@ const (
 	// Everything else, in alphabetical order.
 	fAccessKey
 	fAcceptStandardJSONOnly
+	fAddTopicCount
 	fAttributes
 	fBatch
 	fBatchUniqID
@@ -88,6 +89,7 @@ const (
 	fIndexLastUpdatePhyoffset
 	fIndexLastUpdateTimestamp
 	fIsForce
+	fIsOrder
 	fJstackEnable
 	fKey
 	fMasterAddr
@@ -118,6 +120,8 @@ const (
 	fSecurityToken
 	fSetZeroIfNotFound
 	fSignature
+	fStatsKey
+	fStatsName
 	fSubVersion
 	fSubscription
 	fSuggestWhichBrokerID
@@ -135,6 +139,7 @@ const (
 	fUnitMode
 	fValue
 	fVersion
+	fWipeTopicCount
 	fWriteQueueNums
 	fZoneName
 
@@ -148,6 +153,7 @@ var fieldNames = [numFieldIDs]string{
 
 	fAccessKey:                ExtAccessKey,
 	fAcceptStandardJSONOnly:   "acceptStandardJsonOnly",
+	fAddTopicCount:            "addTopicCount",
 	fAttributes:               "attributes",
 	fBatch:                    "batch",
 	fBatchUniqID:              "batchUniqId",
@@ -190,6 +196,7 @@ var fieldNames = [numFieldIDs]string{
 	fIndexLastUpdatePhyoffset: "indexLastUpdatePhyoffset",
 	fIndexLastUpdateTimestamp: "indexLastUpdateTimestamp",
 	fIsForce:                  "isForce",
+	fIsOrder:                  "isOrder",
 	fJstackEnable:             "jstackEnable",
 	fKey:                      "key",
 	fMasterAddr:               "masterAddr",
@@ -220,6 +227,8 @@ var fieldNames = [numFieldIDs]string{
 	fSecurityToken:            ExtSecurityToken,
 	fSetZeroIfNotFound:        "setZeroIfNotFound",
 	fSignature:                ExtSignature,
+	fStatsKey:                 "statsKey",
+	fStatsName:                "statsName",
 	fSubVersion:               "subVersion",
 	fSubscription:             "subscription",
 	fSuggestWhichBrokerID:     "suggestWhichBrokerId",
@@ -237,6 +246,7 @@ var fieldNames = [numFieldIDs]string{
 	fUnitMode:                 "unitMode",
 	fValue:                    "value",
 	fVersion:                  "version",
+	fWipeTopicCount:           "wipeTopicCount",
 	fWriteQueueNums:           "writeQueueNums",
 	fZoneName:                 "__ZONE_NAME",
 }

@@ -82,6 +82,13 @@ var headerCases = []headerCase{
 	{&GetKVConfigResponseHeader{}, GetKVConfig, true},
 	{&DeleteKVConfigRequestHeader{}, DeleteKVConfig, false},
 	{&GetKVListByNamespaceRequestHeader{}, GetKVListByNamespace, false},
+	{&WipeWritePermOfBrokerRequestHeader{}, WipeWritePermOfBroker, false},
+	{&WipeWritePermOfBrokerResponseHeader{}, WipeWritePermOfBroker, true},
+	{&AddWritePermOfBrokerRequestHeader{}, AddWritePermOfBroker, false},
+	{&AddWritePermOfBrokerResponseHeader{}, AddWritePermOfBroker, true},
+	{&GetProducerConnectionListRequestHeader{}, GetProducerConnectionList, false},
+	{&ViewBrokerStatsDataRequestHeader{}, ViewBrokerStatsData, false},
+	{&GetConsumeStatsInBrokerHeader{}, GetBrokerConsumeStats, false},
 }
 
 func (hc headerCase) name() string { return reflect.TypeOf(hc.h).Elem().Name() }

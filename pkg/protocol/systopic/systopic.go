@@ -110,3 +110,17 @@ func IsNotAllowedSend(topic string) bool {
 	}
 	return false
 }
+
+// Predefined groups (Java MixAll's PREDEFINE_GROUP_SET): groups of RocketMQ's own clients and
+// tools, left out of what admin tools export.
+const (
+	// ToolsConsumerGroup is the group admin tools pull with (TOOLS_CONSUMER).
+	ToolsConsumerGroup = "TOOLS_CONSUMER"
+)
+
+var predefinedGroups = [...]string{"DEFAULT_CONSUMER", "DEFAULT_PRODUCER", ToolsConsumerGroup, "SCHEDULE_CONSUMER",
+	"FILTERSRV_CONSUMER", "__MONITOR_CONSUMER", "CLIENT_INNER_PRODUCER", "SELF_TEST_P_GROUP", "SELF_TEST_C_GROUP",
+	"CID_ONS-HTTP-PROXY", "CID_ONSAPI_PERMISSION", "CID_ONSAPI_OWNER", "CID_ONSAPI_PULL", "CID_SYS_RMQ_TRANS"}
+
+// IsPredefinedGroup reports one of RocketMQ's own groups (MixAll.isPredefinedGroup).
+func IsPredefinedGroup(group string) bool { return slices.Contains(predefinedGroups[:], group) }
