@@ -97,17 +97,17 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 	if err := b.openStore(); err != nil {
 		return nil, err
 	}
+	if err := b.buildMetrics(); err != nil {
+		b.store.Close()
+		return nil, err
+	}
 	sched, err := schedule.New(schedule.Options{StorePathRootDir: opts.Store.RootDir, Levels: b.opts.Store.DelayLevels,
-		FlushInterval: opts.FlushDelayOffsetInterval}, b.store, lg.Named("schedule"))
+		FlushInterval: opts.FlushDelayOffsetInterval, Metrics: b.metrics}, b.store, lg.Named("schedule"))
 	if err != nil {
 		b.store.Close()
 		return nil, fmt.Errorf("broker: %w", err)
 	}
 	b.schedule = sched
-	if err := b.buildMetrics(); err != nil {
-		b.store.Close()
-		return nil, err
-	}
 	if err := b.openTimers(); err != nil {
 		b.store.Close()
 		return nil, err
@@ -122,6 +122,7 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 		FileReservedTime:         b.opts.Store.FileReservedTime,
 		MaxDelayLevel:            len(b.opts.Store.DelayLevels),
 		Timers:                   b.timers,
+		Metrics:                  b.metrics,
 	}, b.store, b.offsets, b.producers, b.topics, lg.Named("transaction"))
 	b.buildReplication()
 	b.buildServer()
@@ -180,7 +181,7 @@ func (b *Broker) openStore() error {
 			b.lg.Info("consumer offsets below a queue's new minimum moved up to it", zap.Int("offsets", n))
 		}
 	}
-	st, err := store.Open(so, b.lg.Named("store"), b.opts.Metrics)
+	st, err := store.Open(so, b.lg.Named("store"), b.storeMetrics())
 	if err != nil {
 		return fmt.Errorf("broker: open store: %w", err)
 	}
@@ -191,28 +192,6 @@ func (b *Broker) openStore() error {
 		b.lg.Warn("consumer offsets clamped to the recovered queues", zap.Int("offsets", n))
 	}
 	return nil
-}
-
-func (b *Broker) buildMetrics() error {
-	if b.opts.Metrics == nil {
-		return nil
-	}
-	m, err := metrics.NewBroker(b.opts.Metrics, metrics.BrokerOptions{
-		Labels: metrics.Labels{Cluster: b.opts.ClusterName, NodeID: b.opts.BrokerName, Extra: b.opts.MetricsExtra},
-		RPC:    metrics.RPCOptions{RequestCodeName: RequestCodeName, ResponseCodeName: ResponseCodeName},
-	})
-	if err != nil {
-		return fmt.Errorf("broker: metrics: %w", err)
-	}
-	m.SetGauges(metrics.BrokerGauges{
-		BrokerPermission:    func() int { return b.opts.BrokerPermission },
-		TopicNumber:         func() int { return len(b.topics.Topics()) },
-		ConsumerGroupNumber: func() int { return len(b.groups.Groups()) },
-		FlushBehindBytes:    func() int64 { return b.store.CommitLogMaxOffset() - b.store.CommitLogFlushedOffset() },
-		DispatchBehindBytes: b.store.DispatchBehindBytes,
-	})
-	b.metrics = m
-	return b.buildTimerMetrics()
 }
 
 func (b *Broker) buildServer() {
@@ -236,7 +215,7 @@ func (b *Broker) buildServer() {
 		Intercept:             b.aclCheck(),
 		TLS:                   b.opts.TLS,
 	}, b.lg.Named("remoting"))
-	b.proc.Register(b.server)
+	b.proc.Register(watermarked{b.server, b.metrics})
 }
 
 // connClosed ends what a closed connection had: its memberships, its held pulls, the count of

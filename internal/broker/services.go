@@ -42,8 +42,8 @@ func (b *Broker) services() processor.Services {
 		Members:      b.members,
 		Query:        queries,
 		EndTx:        endtx.New(endtx.Options{BrokerName: b.opts.BrokerName, Slave: b.opts.IsSlave()}, b.tx),
-		Topics:       topicadmin.New(topicadmin.Options{ClusterName: b.opts.ClusterName}, b.topics, b.offsets, b.store),
-		Groups:       groupadmin.New(groupadmin.Options{Slave: b.opts.IsSlave()}, b.groups, b.offsets, b.lg.Named("groupadmin")),
+		Topics:       timedTopics{topicadmin.New(topicadmin.Options{ClusterName: b.opts.ClusterName}, b.topics, b.offsets, b.store), b.metrics},
+		Groups:       timedGroups{groupadmin.New(groupadmin.Options{Slave: b.opts.IsSlave()}, b.groups, b.offsets, b.lg.Named("groupadmin")), b.metrics},
 		Stats:        b.statsService(boot),
 		Config:       configview.New(configview.Options{Text: b.opts.ConfigText, Keys: b.configKeys(), BootTime: boot}, b.lg.Named("config")),
 		Relay:        b.relay,
@@ -69,6 +69,7 @@ func (b *Broker) sendBackService() *sendback.Service {
 		BrokerName:       b.opts.BrokerName,
 		BrokerPermission: b.opts.BrokerPermission,
 		MaxDelayLevel:    len(b.opts.Store.DelayLevels),
+		Metrics:          b.metrics,
 	}, b.store, b.topics, b.groups)
 }
 

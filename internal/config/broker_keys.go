@@ -22,7 +22,7 @@ func brokerKeys() []brokerKey {
 		limitKeys(func(c *Broker) *LimitKeys { return &c.LimitKeys },
 			func(o *BrokerOptions) *remoting.Limits { return &o.Broker.Remoting }),
 		brokerGuardKeys(), requestLimitKeys(),
-		metricsKeys(fromJava, func(c *Broker) *MetricsKeys { return &c.MetricsKeys },
+		metricsKeys(fromJava, brokerMetricsDefaults, func(c *Broker) *MetricsKeys { return &c.MetricsKeys },
 			func(c *Broker) string { return c.BindAddress },
 			func(o *BrokerOptions) *MetricsListener { return &o.Metrics },
 			func(o *BrokerOptions) *map[string]string { return &o.Broker.MetricsExtra }),

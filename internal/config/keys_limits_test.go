@@ -120,7 +120,7 @@ func TestListenersFollowBindAddress(t *testing.T) {
 	no, err := n.Options()
 	require.NoError(t, err)
 	require.Equal(t, "127.0.0.1:9876", no.Namesrv.ListenAddr)
-	require.Equal(t, "10.0.0.1:5557", no.Metrics.Addr, "a host of its own wins")
+	require.Equal(t, "10.0.0.1:5558", no.Metrics.Addr, "a host of its own wins")
 
 	require.Equal(t, "", SpecificHost("0.0.0.0"))
 	require.Equal(t, "10.1.1.1", SpecificHost("10.1.1.1"))

@@ -55,11 +55,11 @@ func namesrvCases() map[string]namesrvCase {
 		"deleteTopicWithBrokerRegistration": {line: "deleteTopicWithBrokerRegistration=true", want: func(t *testing.T, o NamesrvOptions) {
 			require.True(t, o.Namesrv.DeleteTopicWithBrokerRegistration)
 		}},
-		"metricsExporterType": {line: "metricsExporterType=prom", want: func(t *testing.T, o NamesrvOptions) {
-			require.Equal(t, MetricsListener{Enabled: true, Addr: ":5557"}, o.Metrics)
+		"metricsExporterType": {line: "metricsExporterType=disable", want: func(t *testing.T, o NamesrvOptions) {
+			require.Equal(t, MetricsListener{Enabled: false, Addr: ":5558"}, o.Metrics, "on by default; the key turns it off")
 		}},
 		"metricsPromExporterHost": {line: "metricsPromExporterHost=127.0.0.1", want: func(t *testing.T, o NamesrvOptions) {
-			require.Equal(t, "127.0.0.1:5557", o.Metrics.Addr)
+			require.Equal(t, "127.0.0.1:5558", o.Metrics.Addr)
 		}},
 		"metricsPromExporterPort": {line: "metricsPromExporterPort=0", want: func(t *testing.T, o NamesrvOptions) {
 			require.Equal(t, ":0", o.Metrics.Addr)

@@ -122,7 +122,7 @@ func namesrvKeys() []namesrvKey {
 				o.Namesrv.ConfigBlackList = strings.Split(c.ConfigBlackList, ";")
 			}},
 	),
-		metricsKeys(ours, func(c *Namesrv) *MetricsKeys { return &c.MetricsKeys },
+		metricsKeys(ours, namesrvMetricsDefaults, func(c *Namesrv) *MetricsKeys { return &c.MetricsKeys },
 			func(c *Namesrv) string { return c.BindAddress },
 			func(o *NamesrvOptions) *MetricsListener { return &o.Metrics },
 			func(o *NamesrvOptions) *map[string]string { return &o.Namesrv.MetricLabels }),

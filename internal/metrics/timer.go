@@ -62,9 +62,6 @@ func NewTimer(reg prometheus.Registerer, labels Labels, g TimerGauges) (*Timer, 
 	return t, nil
 }
 
-// storageLabels are the labels RocketMQ 5 puts on its store's series.
-var storageLabels = prometheus.Labels{"storage_type": "local", "storage_medium": "disk"}
-
 // TimerEnqueued counts a timer message taken into the wheel.
 func (t *Timer) TimerEnqueued(topic string) { t.inc(&t.enq, t.enqueued, topic) }
 
@@ -93,12 +90,12 @@ func (c *timerSeries) Describe(ch chan<- *prometheus.Desc) {
 func (c *timerSeries) Collect(ch chan<- prometheus.Metric) {
 	if c.g.Pending != nil {
 		for topic, n := range c.g.Pending() {
-			send(ch, c.pending, int(n), topic)
+			send(ch, c.pending, float64(n), topic)
 		}
 	}
 	if c.g.Snapshot != nil {
 		for i, n := range c.g.Snapshot(TimerBounds) {
-			send(ch, c.snapshot, int(n), strconv.FormatInt(TimerBounds[i], 10))
+			send(ch, c.snapshot, float64(n), strconv.FormatInt(TimerBounds[i], 10))
 		}
 	}
 }

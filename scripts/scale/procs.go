@@ -127,7 +127,7 @@ func newCluster(dir, bin string, brokerArgs []string) (*cluster, error) {
 	}
 	c := &cluster{dir: dir, bin: bin, nsAddr: "127.0.0.1:" + strconv.Itoa(ns), brAddr: "127.0.0.1:" + strconv.Itoa(br),
 		brokerName: "scale-a", conf: filepath.Join(dir, "broker.conf"), brokerArgs: brokerArgs}
-	nsConf := fmt.Sprintf("listenPort=%d\nkvConfigPath=%s\n", ns, filepath.Join(dir, "kvConfig.json"))
+	nsConf := fmt.Sprintf("listenPort=%d\nkvConfigPath=%s\nmetricsExporterType=DISABLE\n", ns, filepath.Join(dir, "kvConfig.json"))
 	if err := os.WriteFile(filepath.Join(dir, "namesrv.conf"), []byte(nsConf), 0o644); err != nil {
 		return nil, err
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 // Store puts messages.
@@ -53,9 +54,11 @@ type Timers interface {
 	RecallHandle(m *store.Message) string
 }
 
-// Metrics counts what was stored.
+// Metrics counts what was stored, dead letters and transactions' halves.
 type Metrics interface {
 	MessagesIn(topic string, typ metrics.MessageType, n, bytes int)
+	SentToDLQ(group, topic string)
+	HalfPrepared(realTopic string)
 }
 
 // Options are the broker settings a send depends on.
@@ -161,11 +164,24 @@ func (s *Service) Send(req Request) (Result, error) {
 		return Result{}, err
 	}
 	res := s.Store.PutMessage(&msg)
-	out, err := s.result(&res, t, r.Properties, 1)
+	out, err := s.result(&res, t, msg.Topic, r.Properties, 1)
 	if err == nil && timer {
 		out.RecallHandle = s.Timers.RecallHandle(&msg)
 	}
+	if err == nil && s.Metrics != nil {
+		s.countSend(r, t, msg.Topic, dlq)
+	}
 	return out, err
+}
+
+// countSend counts a stored send that went to a dead-letter topic, or that is a transaction's half.
+func (s *Service) countSend(r *Request, t target, stored string, dlq bool) {
+	if group, ok := systopic.RetryGroup(r.Topic); ok && dlq {
+		s.Metrics.SentToDLQ(group, consumedFrom(r.Properties, r.Topic))
+	}
+	if stored == systopic.TransHalf {
+		s.Metrics.HalfPrepared(t.topic)
+	}
 }
 
 func (s *Service) message(r *Request, t target) store.Message {
@@ -207,13 +223,22 @@ func (s *Service) prepareOrDefer(m *store.Message, r *Request, dlq bool) (timer 
 	return false, nil
 }
 
-// result turns a put into the send's outcome and counts n stored messages.
-func (s *Service) result(res *store.PutResult, t target, props string, n int) (Result, error) {
+// consumedFrom is the topic a retried message was first consumed from: its RETRY_TOPIC, else topic.
+func consumedFrom(props, topic string) string {
+	if t, ok := message.LookupPropertyString(props, message.PropertyRetryTopic); ok && t != "" {
+		return t
+	}
+	return topic
+}
+
+// result turns a put into the send's outcome and counts n messages stored in topic stored (the
+// delay or half topic for a delayed or transaction message, as RocketMQ 5 counts them).
+func (s *Service) result(res *store.PutResult, t target, stored, props string, n int) (Result, error) {
 	if err := policy.PutFailure(res); err != nil {
 		return Result{}, err
 	}
 	if s.Metrics != nil {
-		s.Metrics.MessagesIn(t.topic, MessageType(props, t.cfg), n, int(res.WroteBytes))
+		s.Metrics.MessagesIn(stored, MessageType(props, t.cfg), n, int(res.WroteBytes))
 	}
 	k, remark := policy.PutOutcome(res.Status, res.Remark)
 	return Result{Status: k, Remark: remark, QueueID: t.queueID, Put: *res}, nil

@@ -42,6 +42,9 @@ const (
 // every message there is.
 func (s *Service) enqueue(limit int64, stop <-chan struct{}) (bool, error) {
 	for taken := 0; taken < enqueueMax; {
+		if s.st.MaxOffsetInQueue(systopic.Timer, 0) <= s.loop.q {
+			return true, nil // nothing new: no read (an idle broker counts no get-miss)
+		}
 		r := s.st.GetMessage(timerGroup, systopic.Timer, 0, s.loop.q, enqueueBatch, nil)
 		if r == nil {
 			return false, nil // the store is closed
@@ -68,9 +71,8 @@ func (s *Service) takeResult(r *store.GetResult, limit int64, stop <-chan struct
 		return 0, readMore, nil
 	case store.OffsetOverflowBadly:
 		// The queue reads shorter than what was taken already. Going back would take the same
-		// messages into the log twice (the store's ConsumeQueue max offset has been seen one
-		// lower, for a moment, than entries already read), so the loop waits; a queue that
-		// really shrank (a slave's truncated store) is clamped at the next start.
+		// messages into the log twice, so the loop waits; a queue that really shrank (a slave's
+		// truncated store) is clamped at the next start.
 		return 0, readDrained, nil
 	default:
 		return 0, readDrained, nil

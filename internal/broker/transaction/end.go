@@ -89,6 +89,9 @@ func (s *Service) End(r EndRequest) error {
 		}
 	}
 	s.settle(half)
+	if m := s.opts.Metrics; m != nil {
+		m.TransactionEnded(half.Props[message.PropertyRealTopic], r.CommitOrRollback == StateCommit, half.BornTimestamp)
+	}
 	s.lg.Debug("transaction ended", zap.String("group", r.ProducerGroup), zap.String("msgId", r.MsgID),
 		zap.Bool("commit", r.CommitOrRollback == StateCommit), zap.Bool("fromCheck", r.FromTransactionCheck),
 		zap.Int64("halfOffset", half.QueueOffset))

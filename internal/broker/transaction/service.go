@@ -67,6 +67,14 @@ type Options struct {
 	Timers Diverter
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Metrics, if set, counts ended and discarded transactions.
+	Metrics Metrics
+}
+
+// Metrics counts how transactions end.
+type Metrics interface {
+	TransactionEnded(realTopic string, commit bool, bornMillis int64)
+	HalfDiscarded(realTopic string)
 }
 
 // Diverter turns a message that asks for a delivery time into a timer message.

@@ -15,6 +15,8 @@ const (
 	AutoCreate = "TBW102"
 	// Schedule holds delayed messages, one queue per delay level.
 	Schedule = "SCHEDULE_TOPIC_XXXX"
+	// ScheduleGroup is the group the delayed delivery reads Schedule as (SCHEDULE_CONSUMER).
+	ScheduleGroup = "SCHEDULE_CONSUMER"
 	// Benchmark is the topic of Java's benchmark tools.
 	Benchmark = "BenchmarkTest"
 	// TransHalf holds the half messages of transactions; TransOpHalf the op messages that
