@@ -70,7 +70,7 @@ func publish(ctx context.Context, c config) (result, error) {
 
 // sender publishes on a connection of its own: synchronously with window 1, else asynchronously.
 func sender(ctx context.Context, c config, body []byte, k *counts) error {
-	nc, js, err := connect(c.url, jetstream.WithPublishAsyncMaxPending(c.window),
+	nc, js, err := connect(c.url, jetstream.WithPublishAsyncMaxPending(c.window), jetstream.WithPublishAsyncTimeout(c.timeout),
 		jetstream.WithPublishAsyncErrHandler(func(_ jetstream.JetStream, _ *nats.Msg, err error) { k.fail(err) }))
 	if err != nil {
 		return err
