@@ -4,10 +4,10 @@ BIN      := bin
 PKGS     := ./...
 FUZZTIME ?= 20s
 
-.PHONY: usage build run test test-unit test-e2e test-java test-interop test-crash test-alions lint fmt vet fuzz bench bench-scale bench-compare clean
+.PHONY: usage build run test test-unit test-e2e test-java test-interop test-crash test-alions lint fmt vet fuzz bench bench-scale bench-scale-connections bench-compare clean
 
 usage:
-	@echo "make build | run | test | test-unit | test-e2e | test-java | test-interop | test-crash | test-alions | lint | fuzz | bench | bench-scale | bench-compare | clean"
+	@echo "make build | run | test | test-unit | test-e2e | test-java | test-interop | test-crash | test-alions | lint | fuzz | bench | bench-scale | bench-scale-connections | bench-compare | clean"
 
 build:
 	$(GO) build -o $(BIN)/ ./cmd/...
@@ -69,6 +69,11 @@ bench: build
 ## bench-scale: one broker with TOPICS (10000) topics x QUEUES (8) queues: disk, memory, fds, stop and restart times.
 bench-scale:
 	./scripts/scale.sh
+
+## bench-scale-connections: one broker with CONNECTIONS (10000) heartbeating client connections: a probe's
+## send and pull latency meanwhile, memory per connection.
+bench-scale-connections:
+	CONNECTIONS=$${CONNECTIONS:-10000} ./scripts/scale.sh
 
 ## bench-compare: our broker, a no-op stub broker and NATS JetStream (built from the Go module proxy)
 ## under the same pipelined load, one after another; rewrites the table in docs/benchmarks.md.
