@@ -102,7 +102,7 @@ func syncSend(ctx context.Context, js jetstream.JetStream, c config, body []byte
 func asyncSend(ctx context.Context, js jetstream.JetStream, c config, body []byte, k *counts) error {
 	var sent int64
 	for k.take(c.messages) {
-		if _, err := js.PublishAsync(c.subject, body); err != nil {
+		if _, err := js.PublishAsync(c.subject, body, jetstream.WithStallWait(c.timeout)); err != nil {
 			k.fail(err)
 			continue
 		}
