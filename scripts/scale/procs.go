@@ -112,7 +112,8 @@ type cluster struct {
 	brokerArgs       []string
 }
 
-func newCluster(dir, bin string, brokerArgs []string) (*cluster, error) {
+// extraConf is appended to broker.conf.
+func newCluster(dir, bin string, brokerArgs []string, extraConf string) (*cluster, error) {
 	ns, err := freePort()
 	if err != nil {
 		return nil, err
@@ -134,7 +135,7 @@ func newCluster(dir, bin string, brokerArgs []string) (*cluster, error) {
 	brConf := fmt.Sprintf("brokerClusterName=ScaleCluster\nbrokerName=%s\nbrokerId=0\nbrokerIP1=127.0.0.1\n"+
 		"listenPort=%d\nhaListenPort=%d\nstorePathRootDir=%s\nflushDiskType=ASYNC_FLUSH\n",
 		c.brokerName, br, ha, filepath.Join(dir, "store"))
-	return c, os.WriteFile(c.conf, []byte(brConf), 0o644)
+	return c, os.WriteFile(c.conf, []byte(brConf+extraConf), 0o644)
 }
 
 func (c *cluster) startNamesrv() error {
