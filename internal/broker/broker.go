@@ -24,6 +24,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker/timing"
 	"github.com/rocketgo/rocketgo/internal/broker/topic"
 	"github.com/rocketgo/rocketgo/internal/broker/transaction"
+	"github.com/rocketgo/rocketgo/internal/lifecycle"
 	"github.com/rocketgo/rocketgo/internal/metrics"
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/internal/store"
@@ -59,8 +60,7 @@ type Broker struct {
 	repl         replication // master/slave replication (replication.go)
 	ready        readiness   // what Ready reports (ready.go)
 
-	stopc     chan struct{}
-	wg        sync.WaitGroup
+	loops     lifecycle.Group // housekeeping
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -71,7 +71,7 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 		lg = zap.NewNop()
 	}
 	opts.setDefaults()
-	b := &Broker{opts: opts, lg: lg, stopc: make(chan struct{}),
+	b := &Broker{opts: opts, lg: lg,
 		quota: quota.New(quota.Limits{Groups: opts.Limits.MaxNewGroupsPerConnection, Topics: opts.Limits.MaxNewTopicsPerConnection})}
 	if opts.ACL != nil {
 		a, err := acl.New(*opts.ACL, lg.Named("acl"))
@@ -244,8 +244,7 @@ func (b *Broker) Start() error {
 	if err := b.startReplication(); err != nil {
 		return err
 	}
-	b.wg.Add(1)
-	go b.housekeeping()
+	b.loops.Go(b.housekeeping)
 	if len(b.opts.NamesrvAddrs) > 0 {
 		b.nsClient = remoting.NewClient(remoting.ClientOptions{}, b.lg.Named("nsclient"))
 		b.registrar = nsreg.New(nsreg.Options{
@@ -271,13 +270,12 @@ func (b *Broker) Start() error {
 
 // housekeeping drops clients silent for longer than channelExpiredTimeout (Java
 // ClientHousekeepingService) and closes their connections.
-func (b *Broker) housekeeping() {
-	defer b.wg.Done()
+func (b *Broker) housekeeping(stop <-chan struct{}) {
 	t := time.NewTicker(10 * time.Second)
 	defer t.Stop()
 	for {
 		select {
-		case <-b.stopc:
+		case <-stop:
 			return
 		case <-t.C:
 			expired := append(b.consumers.ScanExpired(b.opts.ChannelExpiredTimeout), b.producers.ScanExpired(b.opts.ChannelExpiredTimeout)...)
@@ -318,8 +316,7 @@ func (b *Broker) Close() error {
 		if b.acl != nil {
 			b.acl.Close()
 		}
-		close(b.stopc)
-		b.wg.Wait()
+		b.loops.Stop()
 		b.timers.Stop()
 		err = errors.Join(err, b.closeReplication(), b.schedule.Close(), b.tx.Close(), b.offsets.Close(), b.store.Close(),
 			b.timers.Close())

@@ -10,6 +10,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/rocketgo/rocketgo/internal/broker/configfile"
+	"github.com/rocketgo/rocketgo/internal/lifecycle"
 	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
@@ -55,13 +56,12 @@ func ConfigPath(root string) string { return filepath.Join(root, "config", "dela
 
 // Service owns one goroutine that delivers due messages.
 type Service struct {
-	opts  Options
-	st    Store
-	lg    *zap.Logger
-	file  *configfile.Persister
-	stopc chan struct{}
-	wg    sync.WaitGroup
-	once  sync.Once
+	opts Options
+	st   Store
+	lg   *zap.Logger
+	file *configfile.Persister
+	loop lifecycle.Group // the delivery loop
+	once sync.Once
 
 	mu      sync.Mutex
 	offsets map[int]int64
@@ -83,7 +83,7 @@ func New(opts Options, st Store, lg *zap.Logger) (*Service, error) {
 		opts.Now = time.Now
 	}
 	s := &Service{opts: opts, st: st, lg: lg, file: configfile.NewPersister(ConfigPath(opts.StorePathRootDir)),
-		stopc: make(chan struct{}), offsets: map[int]int64{}}
+		offsets: map[int]int64{}}
 	var f offsetFile
 	if _, err := s.file.Load(func(b []byte) error { return body.Unmarshal(b, &f) }, lg); err != nil {
 		return nil, fmt.Errorf("schedule: load %s: %w", s.file.Path(), err)
@@ -98,20 +98,16 @@ func New(opts Options, st Store, lg *zap.Logger) (*Service, error) {
 func (s *Service) MaxLevel() int { return len(s.opts.Levels) }
 
 // Start runs the delivery loop.
-func (s *Service) Start() {
-	s.wg.Add(1)
-	go s.run()
-}
+func (s *Service) Start() { s.loop.Go(s.run) }
 
-func (s *Service) run() {
-	defer s.wg.Done()
+func (s *Service) run(stop <-chan struct{}) {
 	tick := time.NewTicker(s.opts.Interval)
 	defer tick.Stop()
 	flush := time.NewTicker(s.opts.FlushInterval)
 	defer flush.Stop()
 	for {
 		select {
-		case <-s.stopc:
+		case <-stop:
 			return
 		case <-tick.C:
 			for level := 1; level <= len(s.opts.Levels); level++ {
@@ -279,8 +275,7 @@ func (s *Service) Persist() error {
 func (s *Service) Close() error {
 	var err error
 	s.once.Do(func() {
-		close(s.stopc)
-		s.wg.Wait()
+		s.loop.Stop()
 		err = s.Persist()
 	})
 	return err
