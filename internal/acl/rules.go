@@ -67,6 +67,7 @@ var rules = map[protocol.RequestCode]rule{
 	protocol.SendReplyMessage:   {needs: []need{topicNeed(fieldTopic, Pub)}},
 	protocol.SendReplyMessageV2: {needs: []need{topicNeed(fieldV2, Pub)}},
 	protocol.EndTransaction:     {after: afterReadPub},
+	protocol.RecallMessage:      {needs: []need{topicNeed(fieldTopic, Pub)}},
 
 	// Consuming.
 	protocol.PullMessage:          {needs: []need{topicNeed(fieldTopic, Sub), groupNeed(fieldCG, Sub)}},
@@ -132,6 +133,8 @@ var rules = map[protocol.RequestCode]rule{
 	protocol.GetBrokerConsumeStats:                adminOnly,
 	protocol.CloneGroupOffset:                     adminOnly,
 	protocol.QueryCorrectionOffset:                adminOnly,
+	protocol.GetTimerCheckPoint:                   adminOnly,
+	protocol.GetTimerMetrics:                      adminOnly,
 }
 
 // HasRule reports whether requests with code have a rule; without one they are refused while

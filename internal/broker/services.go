@@ -45,14 +45,17 @@ func (b *Broker) services() processor.Services {
 		Members:     b.members,
 		Query:       queries,
 		EndTx:       endtx.New(endtx.Options{BrokerName: b.opts.BrokerName, Slave: b.opts.IsSlave()}, b.tx),
-		Topics:      topicadmin.New(topicadmin.Options{ClusterName: b.opts.ClusterName}, b.topics, b.offsets, b.store),
-		Groups:      groupadmin.New(groupadmin.Options{Slave: b.opts.IsSlave()}, b.groups, b.offsets, b.lg.Named("groupadmin")),
-		Stats:       b.statsService(boot),
+		Topics: timedTopics{topicadmin.New(topicadmin.Options{ClusterName: b.opts.ClusterName}, b.topics, b.offsets, b.store),
+			b.metrics},
+		Groups: timedGroups{groupadmin.New(groupadmin.Options{Slave: b.opts.IsSlave()}, b.groups, b.offsets,
+			b.lg.Named("groupadmin")), b.metrics},
+		Stats: b.statsService(boot),
 		Config: configview.New(configview.Options{Text: b.opts.ConfigText, Keys: b.configKeys(), BootTime: boot,
 			Runtime: b.runtimeKeys()}, b.lg.Named("config")),
 		Relay:        b.relay,
 		Locks:        rebalance.NewLockManager(0, nil),
 		DelayOffsets: b.schedule,
+		Timers:       b.timers,
 	}
 }
 
@@ -68,8 +71,8 @@ func (b *Broker) sendService(clients processor.Clients) *send.Service {
 		TraceOn:          b.opts.TraceOn,
 
 		StoreReplyMessageEnable: b.opts.StoreReplyMessageEnable,
-	}, send.Deps{Store: b.store, Topics: b.topics, Groups: b.groups, Transactions: b.tx, Metrics: b.counting(),
-		Requesters: requesters{producers: b.producers, clients: clients}})
+	}, send.Deps{Store: b.store, Topics: b.topics, Groups: b.groups, Transactions: b.tx, Timers: b.timers,
+		Metrics: b.counting(), Requesters: requesters{producers: b.producers, clients: clients}})
 }
 
 func (b *Broker) sendBackService() *sendback.Service {
@@ -77,6 +80,7 @@ func (b *Broker) sendBackService() *sendback.Service {
 		BrokerName:       b.opts.BrokerName,
 		BrokerPermission: b.opts.BrokerPermission,
 		MaxDelayLevel:    len(b.opts.Store.DelayLevels),
+		Metrics:          b.metrics,
 	}, b.store, b.topics, b.groups)
 }
 
@@ -102,7 +106,7 @@ func (b *Broker) statsService(boot time.Time) *stats.Service {
 }
 
 // counting is what sends and pulls count with.
-func (b *Broker) counting() counting { return counting{counters: b.counters, metrics: b.metrics} }
+func (b *Broker) counting() counting { return counting{counters: b.counters, Broker: b.metrics} }
 
 // configKeys are the settings GET_BROKER_CONFIG shows for a broker built without
 // Options.ConfigText (embedded, tests).

@@ -124,6 +124,7 @@ type Broker struct {
 	WaitTimeMillsInTransactionQueue Millis
 	OsPageCacheBusyTimeOutMills     Millis
 
+	TimerKeys
 	LimitKeys
 	MetricsKeys
 	RequestLimitKeys

@@ -18,11 +18,11 @@ type brokerKey = key[Broker, BrokerOptions]
 // accepts and ignores. The order is the order of docs/configuration.md.
 func brokerKeys() []brokerKey {
 	return concat(identityKeys(), storeKeys(), flushKeys(), cleanupKeys(), haKeys(), pullKeys(),
-		topicKeys(), registrationKeys(), flowControlKeys(),
+		topicKeys(), timerKeys(), registrationKeys(), flowControlKeys(),
 		limitKeys(func(c *Broker) *LimitKeys { return &c.LimitKeys },
 			func(o *BrokerOptions) *remoting.Limits { return &o.Broker.Remoting }),
 		brokerGuardKeys(), requestLimitKeys(),
-		metricsKeys(fromJava, func(c *Broker) *MetricsKeys { return &c.MetricsKeys },
+		metricsKeys(fromJava, brokerMetricsDefaults, func(c *Broker) *MetricsKeys { return &c.MetricsKeys },
 			func(c *Broker) string { return c.BindAddress },
 			func(o *BrokerOptions) *MetricsListener { return &o.Metrics },
 			func(o *BrokerOptions) *map[string]string { return &o.Broker.MetricsExtra }),

@@ -31,7 +31,7 @@ type brokerCase = keyCase[BrokerOptions]
 func brokerCases() map[string]brokerCase {
 	return concatCases(identityCases(), storeCases(), flushCleanupCases(), haPullCases(), topicCases(),
 		registrationFlowCases(), brokerMetricsSecurityCases(), brokerLimitCases(), requestLimitCases(),
-		logCases(func(o BrokerOptions) logging.Options { return o.Log }))
+		logCases(func(o BrokerOptions) logging.Options { return o.Log }), timerCases())
 }
 
 func concatCases[T any](parts ...map[string]keyCase[T]) map[string]keyCase[T] {

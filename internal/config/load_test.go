@@ -445,8 +445,8 @@ func TestNamesrv(t *testing.T) {
 	require.Equal(t, 2*time.Minute, n.BrokerChannelExpiredTime.Duration())
 	require.False(t, n.OrderMessageEnable)
 	require.True(t, n.EnableAllTopicList)
-	require.Equal(t, MetricsDisable, n.MetricsExporterType)
-	require.Equal(t, 5557, n.MetricsPromExporterPort)
+	require.Equal(t, MetricsProm, n.MetricsExporterType, "the name server's metrics are on by default")
+	require.Equal(t, 5558, n.MetricsPromExporterPort, "beside the broker's 5557")
 
 	p := writeConf(t, "listenPort = 19876\nkvConfigPath=./data/kv.json\nbrokerChannelExpiredTime=30000\n"+
 		"orderMessageEnable=true\nmetricsExporterType=PROM\nmetricsPromExporterPort=0\nclientRequestThreadPoolNums=4\n")

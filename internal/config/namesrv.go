@@ -5,6 +5,7 @@ import (
 	"net"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"go.uber.org/zap"
@@ -33,6 +34,7 @@ type Namesrv struct {
 	NeedWaitForService                bool
 	WaitSecondsForService             int
 	DeleteTopicWithBrokerRegistration bool
+	ConfigBlackList                   string
 
 	MetricsKeys
 	TLSKeys
@@ -112,8 +114,15 @@ func namesrvKeys() []namesrvKey {
 			to: func(c *Namesrv, o *NamesrvOptions) {
 				o.Namesrv.DeleteTopicWithBrokerRegistration = c.DeleteTopicWithBrokerRegistration
 			}},
+		namesrvKey{name: "configBlackList", def: namesrv.DefaultConfigBlackList,
+			doc: "Keys UPDATE_NAMESRV_CONFIG (`mqadmin updateNamesrvConfig`) refuses, `;`-separated; " +
+				"`configBlackList`, `configStorePath`, `kvConfigPath` and `rocketmqHome` are refused whatever it says.",
+			field: func(c *Namesrv) any { return &c.ConfigBlackList },
+			to: func(c *Namesrv, o *NamesrvOptions) {
+				o.Namesrv.ConfigBlackList = strings.Split(c.ConfigBlackList, ";")
+			}},
 	),
-		metricsKeys(ours, func(c *Namesrv) *MetricsKeys { return &c.MetricsKeys },
+		metricsKeys(ours, namesrvMetricsDefaults, func(c *Namesrv) *MetricsKeys { return &c.MetricsKeys },
 			func(c *Namesrv) string { return c.BindAddress },
 			func(o *NamesrvOptions) *MetricsListener { return &o.Metrics },
 			func(o *NamesrvOptions) *map[string]string { return &o.Namesrv.MetricLabels }),
@@ -179,13 +188,16 @@ type NamesrvOptions struct {
 }
 
 // Options maps every key onto the name server's options: namesrv.DefaultOptions, then each key's
-// to in table order.
+// to in table order, and every key with its value for GET_NAMESRV_CONFIG.
 func (n *Namesrv) Options() (NamesrvOptions, error) {
 	if err := n.Validate(); err != nil {
 		return NamesrvOptions{}, err
 	}
 	o := NamesrvOptions{Namesrv: namesrv.DefaultOptions()}
 	mapOnto(namesrvKeys(), n, &o)
+	for _, f := range n.Fields() {
+		o.Namesrv.ConfigKeys = append(o.Namesrv.ConfigKeys, namesrv.ConfigKey{Name: f.Key, Value: f.Value})
+	}
 	return o, nil
 }
 

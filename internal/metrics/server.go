@@ -13,6 +13,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.uber.org/zap"
+
+	"github.com/rocketgo/rocketgo/internal/lifecycle"
 )
 
 // Server serves GET /metrics from one registry, and the health probes: GET /healthz (200 while
@@ -29,7 +31,7 @@ type Server struct {
 	ln      net.Listener
 	started bool
 	closed  bool
-	done    chan struct{}
+	serving lifecycle.Group // the Serve goroutine
 }
 
 // NewServer returns a server for g on addr ("host:port"; an empty host listens on every
@@ -38,7 +40,7 @@ func NewServer(addr string, g prometheus.Gatherer, lg *zap.Logger) *Server {
 	if lg == nil {
 		lg = zap.NewNop()
 	}
-	s := &Server{addr: addr, lg: lg, done: make(chan struct{})}
+	s := &Server{addr: addr, lg: lg}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", promhttp.HandlerFor(g, promhttp.HandlerOpts{
 		ErrorLog:      zap.NewStdLog(lg),
@@ -96,12 +98,11 @@ func (s *Server) Start() error {
 	}
 	s.ln, s.started = ln, true
 	s.lg.Info("metrics: serving /metrics, /healthz and /readyz", zap.String("addr", ln.Addr().String()))
-	go func() {
-		defer close(s.done)
+	s.serving.Go(func(<-chan struct{}) {
 		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			s.lg.Error("metrics: server stopped", zap.Error(err))
 		}
-	}()
+	})
 	return nil
 }
 
@@ -136,7 +137,7 @@ func (s *Server) Close() error {
 	if err != nil {
 		_ = s.srv.Close() // a scrape outlived the grace period: cut it
 	}
-	<-s.done
+	s.serving.Stop()
 	if err != nil {
 		return fmt.Errorf("metrics: shutdown: %w", err)
 	}

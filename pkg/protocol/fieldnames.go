@@ -46,6 +46,7 @@ const (
 	// Everything else, in alphabetical order.
 	fAccessKey
 	fAcceptStandardJSONOnly
+	fAddTopicCount
 	fAttributes
 	fBatch
 	fBatchUniqID
@@ -121,6 +122,7 @@ const (
 	fQueueID
 	fQueueOffset
 	fReadQueueNums
+	fRecallHandle
 	fReconsumeTimes
 	fRemoveOffset
 	fSecurityToken
@@ -148,6 +150,7 @@ const (
 	fUnitMode
 	fValue
 	fVersion
+	fWipeTopicCount
 	fWriteQueueNums
 	fZoneName
 
@@ -161,6 +164,7 @@ var fieldNames = [numFieldIDs]string{
 
 	fAccessKey:                ExtAccessKey,
 	fAcceptStandardJSONOnly:   "acceptStandardJsonOnly",
+	fAddTopicCount:            "addTopicCount",
 	fAttributes:               "attributes",
 	fBatch:                    "batch",
 	fBatchUniqID:              "batchUniqId",
@@ -236,6 +240,7 @@ var fieldNames = [numFieldIDs]string{
 	fQueueID:                  "queueId",
 	fQueueOffset:              "queueOffset",
 	fReadQueueNums:            "readQueueNums",
+	fRecallHandle:             "recallHandle",
 	fReconsumeTimes:           "reconsumeTimes",
 	fRemoveOffset:             "removeOffset",
 	fSecurityToken:            ExtSecurityToken,
@@ -263,6 +268,7 @@ var fieldNames = [numFieldIDs]string{
 	fUnitMode:                 "unitMode",
 	fValue:                    "value",
 	fVersion:                  "version",
+	fWipeTopicCount:           "wipeTopicCount",
 	fWriteQueueNums:           "writeQueueNums",
 	fZoneName:                 "__ZONE_NAME",
 }

@@ -77,6 +77,8 @@ var headerCases = []headerCase{
 	{&CloneGroupOffsetRequestHeader{}, CloneGroupOffset, false},
 	{&QueryConsumeQueueRequestHeader{}, QueryConsumeQueue, false},
 	{&QueryCorrectionOffsetHeader{}, QueryCorrectionOffset, false},
+	{&RecallMessageRequestHeader{}, RecallMessage, false},
+	{&RecallMessageResponseHeader{}, RecallMessage, true},
 	{&SessionCredentials{}, HeartBeat, false},
 	{&RegisterBrokerRequestHeader{}, RegisterBroker, false},
 	{&RegisterBrokerResponseHeader{}, RegisterBroker, true},
@@ -91,6 +93,10 @@ var headerCases = []headerCase{
 	{&GetKVConfigResponseHeader{}, GetKVConfig, true},
 	{&DeleteKVConfigRequestHeader{}, DeleteKVConfig, false},
 	{&GetKVListByNamespaceRequestHeader{}, GetKVListByNamespace, false},
+	{&WipeWritePermOfBrokerRequestHeader{}, WipeWritePermOfBroker, false},
+	{&WipeWritePermOfBrokerResponseHeader{}, WipeWritePermOfBroker, true},
+	{&AddWritePermOfBrokerRequestHeader{}, AddWritePermOfBroker, false},
+	{&AddWritePermOfBrokerResponseHeader{}, AddWritePermOfBroker, true},
 }
 
 func (hc headerCase) name() string { return reflect.TypeOf(hc.h).Elem().Name() }

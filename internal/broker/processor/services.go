@@ -154,4 +154,5 @@ type Services struct {
 	Relay        Relay
 	Locks        Locks
 	DelayOffsets DelayOffsets
+	Timers       Timers
 }

@@ -57,7 +57,7 @@ func (s *Service) Reply(ctx context.Context, req Request) (ReplyResult, error) {
 		return out, nil
 	}
 	put := s.Store.PutMessage(&msg)
-	if res, err := s.result(&put, t, msg.Properties, 1); err == nil {
+	if res, err := s.result(&put, t, msg.Topic, msg.Properties, 1); err == nil {
 		out.Result, out.Stored = res, true
 	}
 	return out, nil

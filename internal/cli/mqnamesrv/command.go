@@ -118,7 +118,8 @@ func newServer(o config.NamesrvOptions, reg *prometheus.Registry, lg *zap.Logger
 		if opts.Observe, err = observeRPC(reg, opts.MetricLabels); err != nil {
 			return nil, err
 		}
-		registerer = reg
+		// the name server's own series carry node_type as its rpc latency does
+		registerer = prometheus.WrapRegistererWith(prometheus.Labels{"node_type": metrics.NodeTypeNameserver}, reg)
 	}
 	return namesrv.New(opts, lg, registerer)
 }

@@ -20,7 +20,6 @@ import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -414,7 +413,6 @@ class AdminApiTest {
      * way to drain a broker: its topics turn read-only in the routes, then writable again.
      */
     @Test
-    @Disabled("needs namesrv 205/327/318/319 from branch admin")
     void wipeAndAddWritePermOfBroker() throws Exception {
         String topic = Rmq.name("T", "AdminWipe");
         try (Clients cl = Clients.admin()) {
@@ -430,7 +428,6 @@ class AdminApiTest {
 
     /** GET_NAMESRV_CONFIG (318) and UPDATE_NAMESRV_CONFIG (319), with Apache's black list. */
     @Test
-    @Disabled("needs namesrv 205/327/318/319 from branch admin")
     void nameServerConfig() throws Exception {
         try (Clients cl = Clients.admin()) {
             DefaultMQAdminExt admin = cl.adminExt();

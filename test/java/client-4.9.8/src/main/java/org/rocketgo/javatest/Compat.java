@@ -6,7 +6,10 @@ import java.util.Set;
 import org.apache.rocketmq.client.MQAdmin;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.common.TopicConfig;
+import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.apache.rocketmq.common.protocol.heartbeat.MessageModel;
 import org.apache.rocketmq.common.subscription.SubscriptionGroupConfig;
@@ -88,5 +91,30 @@ public final class Compat {
     public static void deleteTopicInNameServer(DefaultMQAdminExt admin, Set<String> namesrvs, String topic,
         String cluster) throws Exception {
         admin.deleteTopicInNameServer(namesrvs, topic, cluster);
+    }
+
+    /** Whether the client can ask for a delivery time and recall: 4.9.8 cannot. */
+    public static boolean hasTimerApi() {
+        return false;
+    }
+
+    public static void deliverAt(Message m, long ms) {
+        throw new UnsupportedOperationException("no timer API in " + VERSION);
+    }
+
+    public static void delaySec(Message m, long sec) {
+        throw new UnsupportedOperationException("no timer API in " + VERSION);
+    }
+
+    public static void delayMs(Message m, long ms) {
+        throw new UnsupportedOperationException("no timer API in " + VERSION);
+    }
+
+    public static String recallHandle(SendResult r) {
+        throw new UnsupportedOperationException("no timer API in " + VERSION);
+    }
+
+    public static String recall(DefaultMQProducer p, String topic, String handle) {
+        throw new UnsupportedOperationException("no timer API in " + VERSION);
     }
 }

@@ -9,7 +9,10 @@ import org.apache.rocketmq.client.MQAdmin;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.exception.MQBrokerException;
 import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.common.TopicConfig;
+import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel;
 import org.apache.rocketmq.remoting.protocol.subscription.SubscriptionGroupConfig;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
@@ -110,5 +113,35 @@ public final class Compat {
     public static void deleteTopicInNameServer(DefaultMQAdminExt admin, Set<String> namesrvs, String topic,
         String cluster) throws Exception {
         admin.deleteTopicInNameServer(namesrvs, cluster, topic);
+    }
+
+    /** Whether the client can ask for a delivery time and recall (Message.setDeliverTimeMs, 5.3.1+). */
+    public static boolean hasTimerApi() {
+        return true;
+    }
+
+    /** Message.setDeliverTimeMs: deliver at ms (TIMER_DELIVER_MS). */
+    public static void deliverAt(Message m, long ms) {
+        m.setDeliverTimeMs(ms);
+    }
+
+    /** Message.setDelayTimeSec (TIMER_DELAY_SEC). */
+    public static void delaySec(Message m, long sec) {
+        m.setDelayTimeSec(sec);
+    }
+
+    /** Message.setDelayTimeMs (TIMER_DELAY_MS). */
+    public static void delayMs(Message m, long ms) {
+        m.setDelayTimeMs(ms);
+    }
+
+    /** SendResult.getRecallHandle. */
+    public static String recallHandle(SendResult r) {
+        return r.getRecallHandle();
+    }
+
+    /** DefaultMQProducer.recallMessage (RECALL_MESSAGE): the recalled message's id. */
+    public static String recall(DefaultMQProducer p, String topic, String handle) throws Exception {
+        return p.recallMessage(topic, handle);
     }
 }
