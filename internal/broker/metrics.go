@@ -276,6 +276,19 @@ func (t timedTopics) Update(tc body.TopicConfig) error {
 	return err
 }
 
+// UpdateList records one creation of the whole list, as RocketMQ 5 does for
+// UPDATE_AND_CREATE_TOPIC_LIST (its is_system label reads the names joined, so false).
+func (t timedTopics) UpdateList(list []body.TopicConfig) error {
+	start := time.Now()
+	err := t.Service.UpdateList(list)
+	names := make([]string, len(list))
+	for i := range list {
+		names[i] = list[i].TopicName
+	}
+	t.m.TopicCreated(strings.Join(names, ";"), time.Since(start), err == nil)
+	return err
+}
+
 // timedGroups records how long subscription group creations and updates take.
 type timedGroups struct {
 	*groupadmin.Service
@@ -285,6 +298,14 @@ type timedGroups struct {
 func (g timedGroups) Update(cfg body.SubscriptionGroupConfig, from string) error {
 	start := time.Now()
 	err := g.Service.Update(cfg, from)
+	g.m.GroupCreated(time.Since(start), err == nil)
+	return err
+}
+
+// UpdateList records one creation of the whole list (UPDATE_AND_CREATE_SUBSCRIPTIONGROUP_LIST).
+func (g timedGroups) UpdateList(list []body.SubscriptionGroupConfig, from string) error {
+	start := time.Now()
+	err := g.Service.UpdateList(list, from)
 	g.m.GroupCreated(time.Since(start), err == nil)
 	return err
 }

@@ -38,14 +38,15 @@ func (b *Broker) runtimeKeys() map[string]configview.RuntimeKey {
 	}
 }
 
-// setBrokerPermission applies a new brokerPermission to sends, send-backs and pulls and registers
-// it with the name servers now, as Apache's broker does, rather than at the next period.
+// setBrokerPermission applies a new brokerPermission to sends, send-backs, pulls and recalls and
+// registers it with the name servers now, as Apache's broker does, rather than at the next period.
 func (b *Broker) setBrokerPermission(p int) {
 	b.perm.Store(int32(p))
 	b.permEpoch.Add(1)
 	b.live.send.Reconfigure(func(o *send.Options) { o.BrokerPermission = p })
 	b.live.sendBack.Reconfigure(func(o *sendback.Options) { o.BrokerPermission = p })
 	b.live.pull.Reconfigure(func(o *pull.Options) { o.BrokerPermission = p })
+	b.timers.SetBrokerPermission(p)
 	if r := b.registrar; r != nil {
 		r.Trigger()
 	}

@@ -53,6 +53,10 @@ func (s *Service) Recall(r RecallRequest) (string, error) {
 	return h.MessageID, nil
 }
 
+// SetBrokerPermission applies a brokerPermission changed while the broker runs
+// (UPDATE_BROKER_CONFIG) to the recalls that follow.
+func (s *Service) SetBrokerPermission(p int) { s.perm.Store(int32(p)) }
+
 // checkRecall makes Java's checks, in Java's order.
 func (s *Service) checkRecall(r RecallRequest) (Handle, error) {
 	unavailable := outcome.Errorf(outcome.ServiceNotAvailable, "recall failed, broker service not available")
@@ -61,7 +65,7 @@ func (s *Service) checkRecall(r RecallRequest) (Handle, error) {
 		return Handle{}, outcome.Errorf(outcome.NoPermission, "recall failed, operation is forbidden")
 	case s.opts.Slave:
 		return Handle{}, outcome.Errorf(outcome.SlaveNotAvailable, "recall failed, broker service not available")
-	case s.opts.BrokerPermission&body.PermWrite == 0 && !s.opts.AllowRecallWhenNotWriteable:
+	case s.perm.Load()&body.PermWrite == 0 && !s.opts.AllowRecallWhenNotWriteable:
 		return Handle{}, unavailable
 	}
 	if err := names.Topic(r.Topic); err != nil {

@@ -52,6 +52,7 @@ type Deps struct {
 // Service owns the timer files and the one goroutine that fills and delivers them.
 type Service struct {
 	opts    Options
+	perm    atomic.Int32 // the brokerPermission in effect: opts' at first, then SetBrokerPermission's
 	st      Store
 	topics  Topics
 	lg      *zap.Logger
@@ -107,6 +108,7 @@ func New(opts Options, deps Deps, lg *zap.Logger) (*Service, error) {
 	s := &Service{opts: opts, st: deps.Store, topics: deps.Topics, lg: lg, metrics: deps.Metrics,
 		dir:  filepath.Join(opts.RootDir, dirName),
 		wake: make(chan struct{}, 1), pending: map[string]int64{}}
+	s.perm.Store(int32(opts.BrokerPermission))
 	if err := s.open(); err != nil {
 		s.closeFiles()
 		return nil, fmt.Errorf("timing: %w", err)

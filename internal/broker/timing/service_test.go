@@ -162,10 +162,24 @@ func TestRecallRefusals(t *testing.T) {
 			if c.edit != nil {
 				c.edit(&s.opts)
 			}
+			s.SetBrokerPermission(s.opts.BrokerPermission)
 			_, err := s.Recall(c.req)
 			assertOutcome(t, err, c.kind, c.remark)
 		})
 	}
+}
+
+// A brokerPermission changed at run time (UPDATE_BROKER_CONFIG) decides the next recalls.
+func TestRecallFollowsRuntimePermission(t *testing.T) {
+	r := newRig(t)
+	good := EncodeHandle(Handle{Topic: "T", BrokerName: "broker-a", Timestamp: strconv.FormatInt(r.clk.millis()+5000, 10), MessageID: "X"})
+	s := &Service{opts: r.opts, topics: topicsStub{"T": true}, st: r.put}
+	s.SetBrokerPermission(body.PermRead)
+	_, err := s.Recall(RecallRequest{Topic: "T", Handle: good})
+	assertOutcome(t, err, "ServiceNotAvailable", "recall failed, broker service not available")
+	s.SetBrokerPermission(body.PermRead | body.PermWrite)
+	_, err = s.Recall(RecallRequest{Topic: "T", Handle: good})
+	require.NoError(t, err)
 }
 
 // The checkpoint answers GET_TIMER_CHECK_POINT in Java's layout; the metrics GET_TIMER_METRICS.
