@@ -42,7 +42,8 @@ func TestPrintMsg(t *testing.T) {
 	require.Regexp(t, `^MSGID: 0A000001000000000000000000000000 MessageExt \[brokerName=broker-a, queueId=0, storeSize=\d+, `+
 		`queueOffset=0, sysFlag=0, bornTimestamp=\d+, bornHost=/127\.0\.0\.1:\d+, storeTimestamp=\d+, storeHost=/`+admintest.Addr(b)+
 		`, msgId=`+sent[0].OffsetMsgID+`, commitLogOffset=\d+, bodyCRC=-?\d+, reconsumeTimes=0, preparedTransactionOffset=0, `+
-		`toString\(\)=Message\{topic='Printed', flag=0, properties=\{MAX_OFFSET=3, MIN_OFFSET=0, TAGS=TagA, `+
+		`toString\(\)=Message\{topic='Printed', flag=0, properties=\{CLUSTER=DefaultCluster, MAX_OFFSET=3, MIN_OFFSET=0, `+
+		`MSG_REGION=DefaultRegion, TAGS=TagA, TRACE_ON=false, `+
 		`UNIQ_KEY=0A000001000000000000000000000000\}, body=\[98, 111, 100, 121, 45, 48\], transactionId='null'\}\] BODY: body-0$`, ls[1])
 	require.True(t, strings.HasSuffix(ls[3], " BODY: body-2"), ls[3])
 	require.Equal(t, []string{
