@@ -107,6 +107,7 @@ const (
 	GetAllProducerInfo               RequestCode = 328
 	DeleteExpiredCommitLog           RequestCode = 329
 	RecallMessage                    RequestCode = 370
+	GetBrokerHAStatus                RequestCode = 907
 )
 
 var requestCodeNames = map[RequestCode]string{
@@ -209,6 +210,7 @@ var requestCodeNames = map[RequestCode]string{
 	GetAllProducerInfo:               "GET_ALL_PRODUCER_INFO",
 	DeleteExpiredCommitLog:           "DELETE_EXPIRED_COMMITLOG",
 	RecallMessage:                    "RECALL_MESSAGE",
+	GetBrokerHAStatus:                "GET_BROKER_HA_STATUS",
 }
 
 // String returns the Java name of c, or "RequestCode(N)" for a code neither Java 4.9.8 nor
