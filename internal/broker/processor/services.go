@@ -135,4 +135,5 @@ type Services struct {
 	Locks        Locks
 	DelayOffsets DelayOffsets
 	Timers       Timers
+	HA           HAStatus
 }
