@@ -119,6 +119,7 @@ var rules = map[protocol.RequestCode]rule{
 	protocol.UpdateBrokerConfig:               adminOnly,
 	protocol.GetBrokerConfig:                  adminOnly,
 	protocol.GetBrokerRuntimeInfo:             adminOnly,
+	protocol.GetBrokerHAStatus:                adminOnly,
 	protocol.GetAllTopicConfig:                adminOnly,
 	protocol.GetAllSubscriptionGroupConfig:    adminOnly,
 	protocol.GetAllConsumerOffset:             adminOnly,

@@ -7,6 +7,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker/configview"
 	"github.com/rocketgo/rocketgo/internal/broker/endtx"
 	"github.com/rocketgo/rocketgo/internal/broker/groupadmin"
+	"github.com/rocketgo/rocketgo/internal/broker/hastatus"
 	"github.com/rocketgo/rocketgo/internal/broker/membership"
 	"github.com/rocketgo/rocketgo/internal/broker/policy"
 	"github.com/rocketgo/rocketgo/internal/broker/processor"
@@ -56,7 +57,21 @@ func (b *Broker) services() processor.Services {
 		Locks:        rebalance.NewLockManager(0, nil),
 		DelayOffsets: b.schedule,
 		Timers:       b.timers,
+		HA:           b.haStatusService(),
 	}
+}
+
+// haStatusService reads the role's replication part; a nil *ha.Service or *ha.Client must not
+// become a non-nil interface.
+func (b *Broker) haStatusService() *hastatus.Service {
+	deps := hastatus.Deps{Log: b.store}
+	if b.repl.svc != nil {
+		deps.Master = b.repl.svc
+	}
+	if b.repl.cli != nil {
+		deps.Client = b.repl.cli
+	}
+	return hastatus.New(deps)
 }
 
 func (b *Broker) sendService(clients processor.Clients) *send.Service {

@@ -86,6 +86,11 @@ type Client struct {
 	halted    atomic.Pointer[BadRecordError]
 	// masterOffset is the offset of the last frame header received (the master's send position).
 	masterOffset atomic.Int64
+	// lastRead and lastWrite are when bytes last came from the master and when the last report
+	// went to it (unix milliseconds, 0 for never; lastRead is 0 again once the connection ends, as
+	// Java's). rate counts the bytes received per second.
+	lastRead, lastWrite atomic.Int64
+	rate                byteRate
 
 	mu  sync.Mutex
 	cur net.Conn // the live connection, closed by SetMasterAddr and Close
@@ -149,6 +154,23 @@ func (c *Client) Connected() bool { return c.connected.Load() }
 
 // MasterOffset is the master offset of the last frame received, -1 before any.
 func (c *Client) MasterOffset() int64 { return c.masterOffset.Load() }
+
+// LastRead is when bytes last came from the master; zero before any and after the connection
+// ended.
+func (c *Client) LastRead() time.Time { return fromMillis(c.lastRead.Load()) }
+
+// LastWrite is when the slave last reported its offset to the master; zero before any.
+func (c *Client) LastWrite() time.Time { return fromMillis(c.lastWrite.Load()) }
+
+// BytesPerSecond is what came from the master in the last complete second.
+func (c *Client) BytesPerSecond() int64 { return c.rate.perSecond(time.Now()) }
+
+func fromMillis(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms)
+}
 
 func (c *Client) dropConn() {
 	c.mu.Lock()
@@ -222,6 +244,7 @@ func (c *Client) session(addr string) error {
 		c.mu.Unlock()
 		_ = nc.Close()
 		c.connected.Store(false)
+		c.lastRead.Store(0)
 	}()
 	c.connected.Store(true)
 	c.lg.Info("connected to the master for replication", zap.String("master", addr),
@@ -280,6 +303,7 @@ func (s *session) report(always bool) error {
 		return fmt.Errorf("ha: report offset %d to the master: %w", off, err)
 	}
 	s.reported, s.lastReport = off, time.Now()
+	s.c.lastWrite.Store(s.lastReport.UnixMilli())
 	return nil
 }
 
@@ -300,6 +324,17 @@ func (s *session) heartbeats() {
 	}
 }
 
+// Read reads from the master, recording when and how much.
+func (s *session) Read(p []byte) (int, error) {
+	n, err := s.nc.Read(p)
+	if n > 0 {
+		now := time.Now()
+		s.c.lastRead.Store(now.UnixMilli())
+		s.c.rate.add(n, now)
+	}
+	return n, err
+}
+
 // receive applies the master's frames until the connection fails.
 func (s *session) receive() error {
 	rc := newReceiver(s.c.log, s.buf, s.c.opts.MaxRecordSize)
@@ -307,7 +342,7 @@ func (s *session) receive() error {
 		return s.nc.SetReadDeadline(time.Now().Add(s.c.opts.HousekeepingInterval))
 	}
 	for {
-		h, err := rc.next(s.nc)
+		h, err := rc.next(s)
 		if err != nil {
 			if errors.Is(err, os.ErrDeadlineExceeded) {
 				return fmt.Errorf("ha: nothing from the master for %v (haHousekeepingInterval): %w",

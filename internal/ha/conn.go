@@ -30,6 +30,7 @@ type slaveConn struct {
 	requested atomic.Int64 // the first report: where the slave wants data from
 	acked     atomic.Int64 // the last report accepted, -1 before the start was accepted
 	sent      atomic.Int64 // end of what was (being) sent, -1 before sending starts
+	rate      byteRate     // bytes sent per second
 
 	hdr  [HeaderSize]byte
 	bufs [2][]byte
@@ -181,6 +182,7 @@ func (c *slaveConn) send() error {
 			}
 			next += int64(n)
 			lastWrite = time.Now()
+			c.rate.add(HeaderSize+n, lastWrite)
 			continue
 		}
 		if first := c.s.log.CommitLogMinOffset(); next < first {

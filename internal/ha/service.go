@@ -32,6 +32,7 @@ const (
 	DefaultHousekeepingInterval = 20 * time.Second // haHousekeepingInterval
 	DefaultSlaveFallbehindMax   = 256 << 20        // haSlaveFallbehindMax
 	DefaultSlaveTimeout         = 3 * time.Second  // slaveTimeout
+	DefaultMaxGapNotInSync      = 256 << 20        // haMaxGapNotInSync
 )
 
 // ServiceOptions configure a master's Service. Zero values take the defaults.
@@ -52,6 +53,9 @@ type ServiceOptions struct {
 	SlaveFallbehindMax int64
 	// SlaveTimeout bounds a SYNC_MASTER put's wait for an acknowledgement (slaveTimeout, 3 s).
 	SlaveTimeout time.Duration
+	// MaxGapNotInSync: a slave whose acknowledged offset is less than this many bytes behind the
+	// master's end counts as in sync in the HA status (haMaxGapNotInSync, 256 MiB).
+	MaxGapNotInSync int64
 	// AllowedPeers, when not empty, are the only addresses a slave may connect from; any other
 	// connection is closed at once, before it can read a byte of the CommitLog or acknowledge
 	// anything. Empty (the default, as in Apache RocketMQ) admits everyone: then the HA port must
@@ -74,6 +78,9 @@ func (o *ServiceOptions) setDefaults() {
 	}
 	if o.SlaveTimeout <= 0 {
 		o.SlaveTimeout = DefaultSlaveTimeout
+	}
+	if o.MaxGapNotInSync <= 0 {
+		o.MaxGapNotInSync = DefaultMaxGapNotInSync
 	}
 }
 
@@ -305,15 +312,24 @@ type SlaveStatus struct {
 	// AckOffset is the end of the slave's CommitLog as it last reported it, -1 before its first
 	// report.
 	AckOffset int64
-	// SentOffset is the end of what was sent to it, -1 before the first frame.
+	// SentOffset is the end of what was sent to it, where the next frame starts (Java's
+	// transferFromWhere), -1 before the first frame.
 	SentOffset int64
+	// BytesPerSecond is what was sent to it in the last complete second.
+	BytesPerSecond int64
 }
 
 // Slaves describes the connected slaves.
 func (s *Service) Slaves() []SlaveStatus {
 	var out []SlaveStatus
+	now := time.Now()
 	for _, c := range *s.live.Load() {
-		out = append(out, SlaveStatus{Addr: c.addr, AckOffset: c.acked.Load(), SentOffset: c.sent.Load()})
+		out = append(out, SlaveStatus{Addr: c.addr, AckOffset: c.acked.Load(), SentOffset: c.sent.Load(),
+			BytesPerSecond: c.rate.perSecond(now)})
 	}
 	return out
 }
+
+// InSync reports whether a slave that acknowledged ack is in sync with a master whose CommitLog
+// ends at end: less than MaxGapNotInSync behind (Java's isInSyncSlave).
+func (s *Service) InSync(end, ack int64) bool { return end-ack < s.opts.MaxGapNotInSync }

@@ -112,6 +112,7 @@ const (
 	UpdateAndCreateTopicList             RequestCode = 18
 	UpdateAndCreateSubscriptionGroupList RequestCode = 225
 	RecallMessage                        RequestCode = 370
+	GetBrokerHAStatus                    RequestCode = 907
 )
 
 var requestCodeNames = map[RequestCode]string{
@@ -219,6 +220,7 @@ var requestCodeNames = map[RequestCode]string{
 	UpdateAndCreateSubscriptionGroupList: "UPDATE_AND_CREATE_SUBSCRIPTIONGROUP_LIST",
 	DeleteExpiredCommitLog:               "DELETE_EXPIRED_COMMITLOG",
 	RecallMessage:                        "RECALL_MESSAGE",
+	GetBrokerHAStatus:                    "GET_BROKER_HA_STATUS",
 }
 
 // String returns the Java name of c, or "RequestCode(N)" for a code neither Java 4.9.8 nor

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rocketgo/rocketgo/internal/broker/brokertest"
 	"github.com/rocketgo/rocketgo/internal/broker/client"
+	"github.com/rocketgo/rocketgo/internal/broker/hastatus"
 	"github.com/rocketgo/rocketgo/internal/broker/processor"
 	"github.com/rocketgo/rocketgo/internal/broker/pull"
 	"github.com/rocketgo/rocketgo/internal/broker/query"
@@ -54,6 +55,7 @@ type answers struct {
 	statuses    map[string]map[body.MessageQueue]int64
 	locked      []body.MessageQueue
 	writable    error
+	haStatus    hastatus.Status
 }
 
 // called records a call and returns the answers to give.
@@ -398,7 +400,7 @@ func serveWith(t *testing.T, f *fakes, opts processor.Options) *brokertest.Conn 
 	p := processor.New(opts, processor.Services{
 		Send: f, SendBack: f, Pull: f, Offsets: f, Members: members{f}, Query: f, EndTx: f,
 		Topics: topics{f}, Groups: groups{f}, Stats: statsFake{f}, Config: config{f}, Relay: relayFake{f},
-		Locks: f, DelayOffsets: f, OffsetAdmin: offsetAdmin{f}, Timers: timersFake{f},
+		Locks: f, DelayOffsets: f, OffsetAdmin: offsetAdmin{f}, Timers: timersFake{f}, HA: haFake{f},
 	})
 	srv := remoting.NewServer(remoting.ServerOptions{Addr: "127.0.0.1:0", OnDisconnect: p.ConnClosed}, nil)
 	p.Register(srv)

@@ -110,6 +110,8 @@ func (p *Processor) handlers() map[protocol.RequestCode]handleFunc {
 		protocol.GetTimerCheckPoint: p.getTimerCheckPoint,
 		protocol.GetTimerMetrics:    p.getTimerMetrics,
 		protocol.RecallMessage:      p.recallMessage,
+		// admin_ha.go
+		protocol.GetBrokerHAStatus: p.getBrokerHAStatus,
 	}
 }
 

@@ -155,4 +155,5 @@ type Services struct {
 	Locks        Locks
 	DelayOffsets DelayOffsets
 	Timers       Timers
+	HA           HAStatus
 }

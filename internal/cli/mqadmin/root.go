@@ -132,5 +132,6 @@ func commands(env *adminEnv) []*cobra.Command {
 		newProducerConnectionCommand(env),
 		newStatsAllCommand(env),
 		newBrokerConsumeStatsCommand(env),
+		newHAStatusCommand(env),
 	}
 }
