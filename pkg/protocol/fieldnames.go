@@ -46,12 +46,14 @@ const (
 	// Everything else, in alphabetical order.
 	fAccessKey
 	fAcceptStandardJSONOnly
+	fAttemptID
 	fAttributes
 	fBatch
 	fBatchUniqID
 	fBeginTimestamp
 	fBname
 	fBodyCrc32
+	fBornTime
 	fBornTimestamp
 	fBoundaryType
 	fBrokerAddr
@@ -75,7 +77,10 @@ const (
 	fDelayLevel
 	fEnableActingMaster
 	fEndTimestamp
+	fExp
 	fExpressionType
+	fExpType
+	fExtraInfo
 	fFlag
 	fForbiddenType
 	fForce
@@ -84,9 +89,12 @@ const (
 	fGroupName
 	fGroupSysFlag
 	fHaServerAddr
+	fHasMsg
 	fHeartbeatTimeoutMillis
 	fIndexLastUpdatePhyoffset
 	fIndexLastUpdateTimestamp
+	fInitMode
+	fInvisibleTime
 	fIsForce
 	fJstackEnable
 	fKey
@@ -98,6 +106,7 @@ const (
 	fMaxReconsumeTimes
 	fMinOffset
 	fMsgID
+	fMsgOffsetInfo
 	fMsgRegion
 	fNamespace
 	fNextBeginOffset
@@ -105,9 +114,14 @@ const (
 	fOffsetDelta
 	fOffsetMsgID
 	fOrder
+	fOrderCountInfo
 	fOriginMsgID
 	fOriginTopic
 	fPerm
+	fPollingFull
+	fPollingNum
+	fPollTime
+	fPopTime
 	fProducerGroup
 	fProperties
 	fQueueID
@@ -115,11 +129,14 @@ const (
 	fReadQueueNums
 	fReconsumeTimes
 	fRemoveOffset
+	fRestNum
+	fReviveQid
 	fSecurityToken
 	fSetZeroIfNotFound
 	fSignature
-	fSubVersion
+	fStartOffsetInfo
 	fSubscription
+	fSubVersion
 	fSuggestWhichBrokerID
 	fSuspendTimeoutMillis
 	fSysFlag
@@ -129,8 +146,8 @@ const (
 	fTopicList
 	fTopicSysFlag
 	fTraceOn
-	fTranStateTableOffset
 	fTransactionID
+	fTranStateTableOffset
 	fUniqueKeyQuery
 	fUnitMode
 	fValue
@@ -148,12 +165,14 @@ var fieldNames = [numFieldIDs]string{
 
 	fAccessKey:                ExtAccessKey,
 	fAcceptStandardJSONOnly:   "acceptStandardJsonOnly",
+	fAttemptID:                "attemptId",
 	fAttributes:               "attributes",
 	fBatch:                    "batch",
 	fBatchUniqID:              "batchUniqId",
 	fBeginTimestamp:           "beginTimestamp",
 	fBname:                    "bname",
 	fBodyCrc32:                "bodyCrc32",
+	fBornTime:                 "bornTime",
 	fBornTimestamp:            "bornTimestamp",
 	fBoundaryType:             "boundaryType",
 	fBrokerAddr:               "brokerAddr",
@@ -177,7 +196,10 @@ var fieldNames = [numFieldIDs]string{
 	fDelayLevel:               "delayLevel",
 	fEnableActingMaster:       "enableActingMaster",
 	fEndTimestamp:             "endTimestamp",
+	fExp:                      "exp",
 	fExpressionType:           "expressionType",
+	fExpType:                  "expType",
+	fExtraInfo:                "extraInfo",
 	fFlag:                     "flag",
 	fForbiddenType:            "forbiddenType",
 	fForce:                    "force",
@@ -186,9 +208,12 @@ var fieldNames = [numFieldIDs]string{
 	fGroupName:                "groupName",
 	fGroupSysFlag:             "groupSysFlag",
 	fHaServerAddr:             "haServerAddr",
+	fHasMsg:                   "hasMsg",
 	fHeartbeatTimeoutMillis:   "heartbeatTimeoutMillis",
 	fIndexLastUpdatePhyoffset: "indexLastUpdatePhyoffset",
 	fIndexLastUpdateTimestamp: "indexLastUpdateTimestamp",
+	fInitMode:                 "initMode",
+	fInvisibleTime:            "invisibleTime",
 	fIsForce:                  "isForce",
 	fJstackEnable:             "jstackEnable",
 	fKey:                      "key",
@@ -200,6 +225,7 @@ var fieldNames = [numFieldIDs]string{
 	fMaxReconsumeTimes:        "maxReconsumeTimes",
 	fMinOffset:                "minOffset",
 	fMsgID:                    "msgId",
+	fMsgOffsetInfo:            "msgOffsetInfo",
 	fMsgRegion:                "MSG_REGION",
 	fNamespace:                "namespace",
 	fNextBeginOffset:          "nextBeginOffset",
@@ -207,9 +233,14 @@ var fieldNames = [numFieldIDs]string{
 	fOffsetDelta:              "offsetDelta",
 	fOffsetMsgID:              "offsetMsgId",
 	fOrder:                    "order",
+	fOrderCountInfo:           "orderCountInfo",
 	fOriginMsgID:              "originMsgId",
 	fOriginTopic:              "originTopic",
 	fPerm:                     "perm",
+	fPollingFull:              "pollingFull",
+	fPollingNum:               "pollingNum",
+	fPollTime:                 "pollTime",
+	fPopTime:                  "popTime",
 	fProducerGroup:            "producerGroup",
 	fProperties:               "properties",
 	fQueueID:                  "queueId",
@@ -217,11 +248,14 @@ var fieldNames = [numFieldIDs]string{
 	fReadQueueNums:            "readQueueNums",
 	fReconsumeTimes:           "reconsumeTimes",
 	fRemoveOffset:             "removeOffset",
+	fRestNum:                  "restNum",
+	fReviveQid:                "reviveQid",
 	fSecurityToken:            ExtSecurityToken,
 	fSetZeroIfNotFound:        "setZeroIfNotFound",
 	fSignature:                ExtSignature,
-	fSubVersion:               "subVersion",
+	fStartOffsetInfo:          "startOffsetInfo",
 	fSubscription:             "subscription",
+	fSubVersion:               "subVersion",
 	fSuggestWhichBrokerID:     "suggestWhichBrokerId",
 	fSuspendTimeoutMillis:     "suspendTimeoutMillis",
 	fSysFlag:                  "sysFlag",
@@ -231,8 +265,8 @@ var fieldNames = [numFieldIDs]string{
 	fTopicList:                "topicList",
 	fTopicSysFlag:             "topicSysFlag",
 	fTraceOn:                  "TRACE_ON",
-	fTranStateTableOffset:     "tranStateTableOffset",
 	fTransactionID:            "transactionId",
+	fTranStateTableOffset:     "tranStateTableOffset",
 	fUniqueKeyQuery:           ExtUniqueKeyQuery,
 	fUnitMode:                 "unitMode",
 	fValue:                    "value",

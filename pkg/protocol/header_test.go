@@ -82,6 +82,16 @@ var headerCases = []headerCase{
 	{&GetKVConfigResponseHeader{}, GetKVConfig, true},
 	{&DeleteKVConfigRequestHeader{}, DeleteKVConfig, false},
 	{&GetKVListByNamespaceRequestHeader{}, GetKVListByNamespace, false},
+	{&PopMessageRequestHeader{}, PopMessage, false},
+	{&PopMessageResponseHeader{}, PopMessage, true},
+	{&AckMessageRequestHeader{}, AckMessage, false},
+	{&ChangeInvisibleTimeRequestHeader{}, ChangeMessageInvisibleTime, false},
+	{&ChangeInvisibleTimeResponseHeader{}, ChangeMessageInvisibleTime, true},
+	{&PeekMessageRequestHeader{}, PeekMessage, false},
+	{&NotificationRequestHeader{}, Notification, false},
+	{&NotificationResponseHeader{}, Notification, true},
+	{&PollingInfoRequestHeader{}, PollingInfo, false},
+	{&PollingInfoResponseHeader{}, PollingInfo, true},
 }
 
 func (hc headerCase) name() string { return reflect.TypeOf(hc.h).Elem().Name() }

@@ -104,6 +104,18 @@ const (
 	AddWritePermOfBroker             RequestCode = 327
 	GetAllProducerInfo               RequestCode = 328
 	DeleteExpiredCommitLog           RequestCode = 329
+	// RocketMQ 5: server-side assignment (QueryAssignmentProcessor, AdminBrokerProcessor).
+	QueryAssignment          RequestCode = 400
+	SetMessageRequestMode    RequestCode = 401
+	GetAllMessageRequestMode RequestCode = 402
+	// RocketMQ 5: POP consumption; these codes only travel in JSON headers (§1.3).
+	PopMessage                 RequestCode = 200050
+	AckMessage                 RequestCode = 200051
+	PeekMessage                RequestCode = 200052
+	ChangeMessageInvisibleTime RequestCode = 200053
+	Notification               RequestCode = 200054
+	PollingInfo                RequestCode = 200055
+	BatchAckMessage            RequestCode = 200151
 )
 
 var requestCodeNames = map[RequestCode]string{
@@ -203,10 +215,20 @@ var requestCodeNames = map[RequestCode]string{
 	AddWritePermOfBroker:             "ADD_WRITE_PERM_OF_BROKER",
 	GetAllProducerInfo:               "GET_ALL_PRODUCER_INFO",
 	DeleteExpiredCommitLog:           "DELETE_EXPIRED_COMMITLOG",
+	QueryAssignment:                  "QUERY_ASSIGNMENT",
+	SetMessageRequestMode:            "SET_MESSAGE_REQUEST_MODE",
+	GetAllMessageRequestMode:         "GET_ALL_MESSAGE_REQUEST_MODE",
+	PopMessage:                       "POP_MESSAGE",
+	AckMessage:                       "ACK_MESSAGE",
+	PeekMessage:                      "PEEK_MESSAGE",
+	ChangeMessageInvisibleTime:       "CHANGE_MESSAGE_INVISIBLETIME",
+	Notification:                     "NOTIFICATION",
+	PollingInfo:                      "POLLING_INFO",
+	BatchAckMessage:                  "BATCH_ACK_MESSAGE",
 }
 
 // String returns the Java name of c, or "RequestCode(N)" for a code Java
-// 4.9.8 does not define.
+// 4.9.8 (or, for POP and assignment, 5.3) does not define.
 func (c RequestCode) String() string {
 	if n, ok := requestCodeNames[c]; ok {
 		return n
