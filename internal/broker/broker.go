@@ -11,11 +11,13 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/rocketgo/rocketgo/internal/acl"
+	"github.com/rocketgo/rocketgo/internal/broker/assign"
 	"github.com/rocketgo/rocketgo/internal/broker/client"
 	"github.com/rocketgo/rocketgo/internal/broker/longpoll"
 	"github.com/rocketgo/rocketgo/internal/broker/membership"
 	"github.com/rocketgo/rocketgo/internal/broker/nsreg"
 	"github.com/rocketgo/rocketgo/internal/broker/offset"
+	"github.com/rocketgo/rocketgo/internal/broker/pop"
 	"github.com/rocketgo/rocketgo/internal/broker/processor"
 	"github.com/rocketgo/rocketgo/internal/broker/relay"
 	"github.com/rocketgo/rocketgo/internal/broker/schedule"
@@ -46,6 +48,9 @@ type Broker struct {
 	metrics   *metrics.Broker
 	members   *membership.Service
 	relay     *relay.Service
+	pops      *pop.Service
+	assign    *assign.Service
+	routes    *topicRoutes
 	proc      *processor.Processor
 	server    *remoting.Server
 	acl       *acl.Service // nil unless Options.ACL
@@ -111,6 +116,10 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 		b.store.Close()
 		return nil, err
 	}
+	if err := b.buildPop(); err != nil {
+		b.store.Close()
+		return nil, err
+	}
 	b.buildReplication()
 	b.buildServer()
 	return b, nil
@@ -158,6 +167,9 @@ func (b *Broker) openStore() error {
 	}
 	so.OnDispatch = func(d store.DispatchInfo) {
 		b.holds.Notify(d.Topic, d.QueueID, d.QueueOffset, d.TagsCode, d.Properties)
+		if p := b.pops; p != nil {
+			p.Notify(d.Topic, d.QueueID)
+		}
 	}
 	// Expired files moved some queues' minimum up: offsets below it move up too, never to 0
 	// (apache/rocketmq#4215).
@@ -229,6 +241,9 @@ func (b *Broker) Start() error {
 		b.schedule.Start()
 		b.tx.Start()
 	}
+	if err := b.pops.Start(); err != nil {
+		return fmt.Errorf("broker: pop: %w", err)
+	}
 	if err := b.server.Start(); err != nil {
 		return fmt.Errorf("broker: listen on %s: %w", b.opts.ListenAddr, err)
 	}
@@ -292,7 +307,7 @@ func (b *Broker) Store() *store.Store { return b.store }
 
 // Close shuts the broker down, in this order:
 //  1. unregister from the nameservers, so clients stop routing here;
-//  2. answer held pulls and stop accepting requests;
+//  2. answer held pulls and pops, stop the revive service and stop accepting requests;
 //  3. stop housekeeping and delayed delivery, and replication (HA service or client, metadata sync);
 //  4. persist consumer and delay offsets;
 //  5. close the store: flush the CommitLog, ConsumeQueues and index, write the checkpoint,
@@ -303,6 +318,7 @@ func (b *Broker) Close() error {
 			b.registrar.Close()
 		}
 		b.holds.Close()
+		b.pops.Stop()
 		err := b.server.Close()
 		b.relay.Close()
 		if b.acl != nil {

@@ -61,6 +61,9 @@ type Options struct {
 	// HA is master/slave replication (brokerRole, haListenPort, ...; replication.go).
 	HA HAOptions
 
+	// Pop is POP consumption and server-side assignment (pop.go).
+	Pop PopOptions
+
 	// MaxConcurrentRequests bounds requests in flight; beyond it SYSTEM_BUSY.
 	MaxConcurrentRequests int
 
