@@ -44,12 +44,19 @@ func (b *Broker) buildPop() error {
 	b.routes = &topicRoutes{b: b}
 	b.assign, err = assign.New(assign.Options{StorePathRootDir: b.opts.Store.RootDir,
 		ServerLoadBalancerEnable: !o.NoServerLoadBalancer, DefaultMode: o.DefaultMessageRequestMode,
-		DefaultPopShareQueueNum: o.DefaultPopShareQueueNum},
+		DefaultPopShareQueueNum: o.DefaultPopShareQueueNum, ModeChanged: b.requestModeChanged},
 		assign.Deps{Topics: b.topics, Groups: b.groups, Consumers: b.consumers, Routes: b.routes}, b.lg.Named("assign"))
 	if err != nil {
 		return fmt.Errorf("broker: %w", err)
 	}
 	return nil
+}
+
+// requestModeChanged tells a group's consumers to rebalance after its request mode changed.
+func (b *Broker) requestModeChanged(_, group string) {
+	if b.members != nil {
+		b.members.GroupChanged(group, b.consumers.Channels(group))
+	}
 }
 
 // PopOutstanding is the number of POP checkpoints not yet settled (tests).

@@ -3,6 +3,7 @@ package org.rocketgo.javatest;
 import org.apache.rocketmq.client.MQAdmin;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.common.protocol.heartbeat.MessageModel;
 
 /** The few calls whose names differ between rocketmq-client 4.9.8 and 5.3.3 (this is 4.9.8's). */
@@ -34,5 +35,25 @@ public final class Compat {
     /** Creates topic with queues read and write queues on every broker TBW102 routes to. */
     public static void createTopic(MQAdmin admin, String topic, int queues) throws MQClientException {
         admin.createTopic("TBW102", topic, queues);
+    }
+
+    /** Whether the client can consume by POP: 4.9.8 cannot (RocketMQ 5 added it). */
+    public static boolean popSupported() {
+        return false;
+    }
+
+    /** Whether it cannot: the condition POP scenarios are disabled by. */
+    public static boolean noPop() {
+        return !popSupported();
+    }
+
+    /** 4.9.8 always rebalances in the client. */
+    public static void rebalanceOnBroker(DefaultMQPushConsumer c) {
+        throw new UnsupportedOperationException("rocketmq-client 4.9.8 has no server-side assignment");
+    }
+
+    /** 4.9.8 has no SET_MESSAGE_REQUEST_MODE. */
+    public static void setConsumeMode(DefaultMQProducer admin, String topic, String group, boolean pop) {
+        throw new UnsupportedOperationException("rocketmq-client 4.9.8 has no SET_MESSAGE_REQUEST_MODE");
     }
 }

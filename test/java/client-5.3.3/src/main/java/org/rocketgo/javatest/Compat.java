@@ -5,7 +5,11 @@ import java.util.HashMap;
 import org.apache.rocketmq.client.MQAdmin;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.impl.MQClientAPIImpl;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.common.message.MessageRequestMode;
 import org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel;
+import org.apache.rocketmq.remoting.protocol.route.BrokerData;
 
 /** The few calls whose names differ between rocketmq-client 4.9.8 and 5.3.3 (this is 5.3.3's). */
 public final class Compat {
@@ -36,5 +40,33 @@ public final class Compat {
     /** Creates topic with queues read and write queues on every broker TBW102 routes to. */
     public static void createTopic(MQAdmin admin, String topic, int queues) throws MQClientException {
         admin.createTopic("TBW102", topic, queues, new HashMap<>());
+    }
+
+    /** Whether the client can consume by POP (RocketMQ 5). */
+    public static boolean popSupported() {
+        return true;
+    }
+
+    /** Whether it cannot: the condition POP scenarios are disabled by. */
+    public static boolean noPop() {
+        return !popSupported();
+    }
+
+    /** Lets the broker assign c's queues (QUERY_ASSIGNMENT) instead of rebalancing itself. */
+    public static void rebalanceOnBroker(DefaultMQPushConsumer c) {
+        c.setClientRebalance(false);
+    }
+
+    /**
+     * Sets group's request mode of topic on every broker of the topic's route
+     * (SET_MESSAGE_REQUEST_MODE, what mqadmin setConsumeMode sends): POP with every consumer
+     * popping every queue (popShareQueueNum 0), or PULL.
+     */
+    public static void setConsumeMode(DefaultMQProducer admin, String topic, String group, boolean pop) throws Exception {
+        MQClientAPIImpl api = admin.getDefaultMQProducerImpl().getMqClientFactory().getMQClientAPIImpl();
+        MessageRequestMode mode = pop ? MessageRequestMode.POP : MessageRequestMode.PULL;
+        for (BrokerData bd : api.getTopicRouteInfoFromNameServer(topic, 5000).getBrokerDatas()) {
+            api.setMessageRequestMode(bd.selectBrokerAddr(), topic, group, mode, 0, 5000);
+        }
     }
 }
