@@ -21,17 +21,17 @@ func fastRevive(o *broker.Options) { o.Pop.ReviveInterval = 50 * time.Millisecon
 
 // popArgs is one POP_MESSAGE.
 type popArgs struct {
-	group, topic  string
-	queueID       int32
-	max           int32
-	invisible     time.Duration
-	poll          time.Duration
-	exp, expType  string
-	order         bool
-	initMode      int32
-	bornTime      int64
-	attemptID     string
-	noBornTime    bool
+	group, topic string
+	queueID      int32
+	max          int32
+	invisible    time.Duration
+	poll         time.Duration
+	exp, expType string
+	order        bool
+	initMode     int32
+	bornTime     int64
+	attemptID    string
+	noBornTime   bool
 }
 
 func popRequest(a popArgs) *protocol.Command {

@@ -94,7 +94,9 @@ type orderInfos struct {
 }
 
 // orderInfoPath is where the table is written under a store root.
-func orderInfoPath(root string) string { return filepath.Join(root, "config", "consumerOrderInfo.json") }
+func orderInfoPath(root string) string {
+	return filepath.Join(root, "config", "consumerOrderInfo.json")
+}
 
 func newOrderInfos(root string, lg *zap.Logger) (*orderInfos, error) {
 	o := &orderInfos{lg: lg, tab: map[string]map[int32]*orderInfo{}, now: time.Now}
@@ -117,7 +119,9 @@ func newOrderInfos(root string, lg *zap.Logger) (*orderInfos, error) {
 
 func orderKey(topic, group string) string { return topic + "@" + group }
 
-func (o *orderInfos) get(topic, group string, q int32) *orderInfo { return o.tab[orderKey(topic, group)][q] }
+func (o *orderInfos) get(topic, group string, q int32) *orderInfo {
+	return o.tab[orderKey(topic, group)][q]
+}
 
 // blocked reports whether a queue's last orderly pop still holds it.
 func (o *orderInfos) blocked(attemptID, topic, group string, q int32, invisibleTime, now int64) bool {
