@@ -16,7 +16,7 @@ type brokerKey = key[Broker, BrokerOptions]
 // accepts and ignores. The order is the order of docs/configuration.md.
 func brokerKeys() []brokerKey {
 	return concat(identityKeys(), storeKeys(), flushKeys(), cleanupKeys(), haKeys(), pullKeys(),
-		topicKeys(), registrationKeys(), flowControlKeys(),
+		popKeys(), topicKeys(), registrationKeys(), flowControlKeys(),
 		metricsKeys(fromJava, func(c *Broker) *MetricsKeys { return &c.MetricsKeys },
 			func(o *BrokerOptions) *MetricsListener { return &o.Metrics },
 			func(o *BrokerOptions) *map[string]string { return &o.Broker.MetricsExtra }),
