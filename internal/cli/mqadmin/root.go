@@ -60,6 +60,7 @@ func NewCommand() *cobra.Command {
 		newDeleteSubGroupCommand(env),
 		newResetOffsetByTimeCommand(env),
 		newGetBrokerConfigCommand(env),
+		newSetConsumeModeCommand(env),
 	)
 	return cmd
 }
