@@ -50,12 +50,18 @@ type DelayOffsets interface {
 	ReplaceOffsets(offsets map[int]int64)
 }
 
-// Deps are the tables a Syncer fills; Delay may be nil.
+// RequestModes is the slave's table of POP request modes; *assign.Service satisfies it.
+type RequestModes interface {
+	ReplaceAll(w body.MessageRequestModeSerializeWrapper) error
+}
+
+// Deps are the tables a Syncer fills; Delay and RequestModes may be nil.
 type Deps struct {
-	Topics  Topics
-	Groups  Groups
-	Offsets Offsets
-	Delay   DelayOffsets
+	Topics       Topics
+	Groups       Groups
+	Offsets      Offsets
+	Delay        DelayOffsets
+	RequestModes RequestModes
 }
 
 // Options configure a Syncer. Zero values take Java 4.9's.
@@ -184,8 +190,9 @@ func (s *Syncer) run() {
 var errNoMaster = errors.New("slave: no master address known yet")
 
 // SyncAll runs one pass: topic configs (GET_ALL_TOPIC_CONFIG), consumer offsets
-// (GET_ALL_CONSUMER_OFFSET), delay offsets (GET_ALL_DELAY_OFFSET) and subscription groups
-// (GET_ALL_SUBSCRIPTIONGROUP_CONFIG), in Java's order. A failed step does not stop the others.
+// (GET_ALL_CONSUMER_OFFSET), delay offsets (GET_ALL_DELAY_OFFSET), subscription groups
+// (GET_ALL_SUBSCRIPTIONGROUP_CONFIG) and, as RocketMQ 5 adds, the request modes
+// (GET_ALL_MESSAGE_REQUEST_MODE), in Java's order. A failed step does not stop the others.
 func (s *Syncer) SyncAll(ctx context.Context) error {
 	addr := s.MasterAddr()
 	if addr == "" {
@@ -198,7 +205,24 @@ func (s *Syncer) SyncAll(ctx context.Context) error {
 		s.syncOffsets(ctx, addr),
 		s.syncDelayOffsets(ctx, addr),
 		s.syncGroups(ctx, addr),
+		s.syncRequestModes(ctx, addr),
 	)
+}
+
+// syncRequestModes replaces the request modes with the master's.
+func (s *Syncer) syncRequestModes(ctx context.Context, addr string) error {
+	if s.deps.RequestModes == nil {
+		return nil
+	}
+	data, err := s.fetch(ctx, addr, protocol.GetAllMessageRequestMode)
+	if err != nil {
+		return err
+	}
+	w, err := body.DecodeMessageRequestModeSerializeWrapper(data)
+	if err != nil {
+		return fmt.Errorf("slave: request modes from %s: %w", addr, err)
+	}
+	return s.deps.RequestModes.ReplaceAll(*w)
 }
 
 // fetch asks the master for one table.
