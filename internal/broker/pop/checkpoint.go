@@ -43,17 +43,23 @@ func (s *Service) storeCheckpoint(ck *checkpoint, next int64, committed func()) 
 	return s.cks.end(ck.reviveQid, floor, ck)
 }
 
+// recordPut is the pooled scratch of one record put: its body buffer and the message.
+type recordPut struct {
+	body []byte
+	m    store.Message
+}
+
 // appendRecord stores a record in revive queue q.
 func (s *Service) appendRecord(q int32, r *record) (store.PutResult, bool) {
-	b := s.buf()
-	defer s.putBuf(b)
-	body, ok := appendRecord(*b, r)
-	*b = body
+	rp := s.puts.Get().(*recordPut)
+	defer s.puts.Put(rp)
+	body, ok := appendRecord(rp.body[:0], r)
+	rp.body = body
 	if !ok {
-		s.lg.Error("revive record does not fit", zap.String("topic", r.key.topic), zap.Int64("start", r.key.start))
+		s.lg.Error("revive record does not fit (offsets more than 2^31 past the checkpoint's start)", zap.Int("offsets", len(r.offsets)))
 		return store.PutResult{}, false
 	}
-	m := store.Message{
+	rp.m = store.Message{
 		Topic:         s.reviveTopic,
 		QueueID:       q,
 		BornTimestamp: s.nowMs(),
@@ -61,7 +67,8 @@ func (s *Service) appendRecord(q int32, r *record) (store.PutResult, bool) {
 		Body:          body,
 		Properties:    recordTags[r.kind],
 	}
-	res := s.Deps.Store.PutMessage(&m)
+	res := s.Deps.Store.PutMessage(&rp.m)
+	rp.m = store.Message{}
 	if !res.Status.Stored() {
 		s.lg.Warn("revive record not stored", zap.Stringer("status", res.Status), zap.String("remark", res.Remark))
 		return res, false
@@ -74,14 +81,14 @@ func (s *Service) appendRecord(q int32, r *record) (store.PutResult, bool) {
 // it settled; 0 without error when there is nothing to settle (an unknown checkpoint, a
 // repeated ack).
 func (s *Service) settle(kind byte, k key, offsets []int64) (int, bool) {
-	var buf [maxCheckpointMessages]int64
-	todo, reviveQid := s.cks.unsettledOf(k, offsets, buf[:0])
-	if len(todo) == 0 {
+	var todo pending
+	s.cks.unsettledOf(k, offsets, &todo)
+	if todo.n == 0 {
 		return 0, true
 	}
-	rec := record{kind: kind, key: k, offsets: todo}
-	if _, ok := s.appendRecord(reviveQid, &rec); !ok {
+	rec := record{kind: kind, key: k, offsets: todo.list()}
+	if _, ok := s.appendRecord(todo.reviveQid, &rec); !ok {
 		return 0, false
 	}
-	return s.cks.settle(k, todo), true
+	return s.cks.settle(k, todo.list()), true
 }

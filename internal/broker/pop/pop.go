@@ -190,7 +190,8 @@ type popping struct {
 }
 
 func (s *Service) newPopping(r *Request, f *subFilter) *popping {
-	p := &popping{s: s, r: r, f: f, popTime: s.nowMs()}
+	p := &popping{s: s, r: r, f: f, popTime: s.nowMs(), start: make([]byte, 0, 64), msgs: make([]byte, 0, 320),
+		records: make([][]byte, 0, r.MaxMsgNums)}
 	if r.Order {
 		p.reviveQ = OrderReviveQid
 	} else {

@@ -139,7 +139,7 @@ type Service struct {
 	orders *orderInfos
 	polls  *polls
 	nextQ  atomic.Uint32 // round-robin revive queue
-	bufs   sync.Pool     // *[]byte, record bodies
+	puts   sync.Pool     // *recordPut
 
 	now   func() time.Time
 	rand  func(n int) int
@@ -156,7 +156,7 @@ func New(opts Options, deps Deps, lg *zap.Logger) (*Service, error) {
 	s := &Service{opts: opts, Deps: deps, lg: lg, reviveTopic: systopic.Revive(opts.ClusterName),
 		cks: newTable(opts.ReviveQueueNum), now: time.Now, rand: rand.IntN}
 	s.locks.held = map[lockKey]struct{}{}
-	s.bufs.New = func() any { b := make([]byte, 0, 256); return &b }
+	s.puts.New = func() any { return &recordPut{body: make([]byte, 0, 256)} }
 	orders, err := newOrderInfos(opts.StorePathRootDir, lg)
 	if err != nil {
 		return nil, err
@@ -249,13 +249,6 @@ func (l *queueLocks) unlock(k lockKey) {
 	l.mu.Lock()
 	delete(l.held, k)
 	l.mu.Unlock()
-}
-
-func (s *Service) buf() *[]byte { return s.bufs.Get().(*[]byte) }
-
-func (s *Service) putBuf(b *[]byte) {
-	*b = (*b)[:0]
-	s.bufs.Put(b)
 }
 
 func (s *Service) nowMs() int64 { return s.now().UnixMilli() }

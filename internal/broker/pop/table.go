@@ -106,22 +106,33 @@ func (t *table) has(k key) bool {
 	return ok
 }
 
+// pending is what a checkpoint still has to settle among some offsets: at most all of its
+// messages, kept in an array so that a settle allocates nothing.
+type pending struct {
+	offsets   [maxCheckpointMessages]int64
+	n         int
+	reviveQid int32
+}
+
+func (p *pending) list() []int64 { return p.offsets[:p.n] }
+
 // unsettledOf returns which of offsets the checkpoint k still has to settle, in their order,
-// and the checkpoint's revive queue; nil when there is no such checkpoint or all are settled.
-func (t *table) unsettledOf(k key, offsets []int64, buf []int64) ([]int64, int32) {
+// and the checkpoint's revive queue; none when there is no such checkpoint or all are settled.
+func (t *table) unsettledOf(k key, offsets []int64, out *pending) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	out.n = 0
 	c := t.cks[k]
 	if c == nil {
-		return nil, 0
+		return
 	}
-	out := buf[:0]
+	out.reviveQid = c.reviveQid
 	for _, o := range offsets {
-		if i := c.index(o); i >= 0 && c.settled&(1<<i) == 0 && !slices.Contains(out, o) {
-			out = append(out, o)
+		if i := c.index(o); i >= 0 && c.settled&(1<<i) == 0 && !slices.Contains(out.list(), o) {
+			out.offsets[out.n] = o
+			out.n++
 		}
 	}
-	return out, c.reviveQid
 }
 
 // settle marks offsets of checkpoint k settled and drops the checkpoint once all are; it reports
