@@ -15,7 +15,7 @@ import (
 func (p *Processor) queryAssignment(_ context.Context, _ *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
 	q, err := body.DecodeQueryAssignmentRequestBody(req.Body)
 	if err != nil {
-		return nil, outcome.Errorf(outcome.SystemError, "bad QueryAssignmentRequestBody: %v", err)
+		return nil, outcome.Errorf(outcome.SystemError, "%v", err)
 	}
 	assigned, ok := p.svc.Assign.Assign(*q)
 	if !ok {
@@ -28,7 +28,7 @@ func (p *Processor) queryAssignment(_ context.Context, _ *remoting.Conn, req *pr
 func (p *Processor) setMessageRequestMode(_ context.Context, _ *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
 	m, err := body.DecodeSetMessageRequestModeRequestBody(req.Body)
 	if err != nil {
-		return nil, outcome.Errorf(outcome.SystemError, "bad SetMessageRequestModeRequestBody: %v", err)
+		return nil, outcome.Errorf(outcome.SystemError, "%v", err)
 	}
 	if err := p.svc.Assign.SetMode(*m); err != nil {
 		return nil, err

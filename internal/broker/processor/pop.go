@@ -72,7 +72,7 @@ func (p *Processor) batchAckMessage(_ context.Context, _ *remoting.Conn, req *pr
 	if len(req.Body) > 0 {
 		b, err := body.DecodeBatchAckMessageRequestBody(req.Body)
 		if err != nil {
-			return nil, outcome.Errorf(outcome.SystemError, "bad BatchAckMessageRequestBody: %v", err)
+			return nil, outcome.Errorf(outcome.SystemError, "%v", err)
 		}
 		acks = b.Acks
 	}
