@@ -109,3 +109,26 @@ func TestNotification(t *testing.T) {
 	doPop(t, c, popArgs{group: group, topic: topic, queueID: -1, invisible: time.Minute})
 	require.False(t, notified(t, c.Call(notificationRequest(group, topic, 1, 0))).HasMsg, "popped: nothing left")
 }
+
+// TestOneMessageWakesPopAndNotification: a message wakes, of each group reading its topic, the
+// oldest held NOTIFICATION and the oldest held POP alike, so a notification held first does not
+// keep the group's pop waiting.
+func TestOneMessageWakesPopAndNotification(t *testing.T) {
+	b := brokertest.Start(t)
+	c := b.Dial(t)
+	const topic = "PopWakeBoth"
+	createTopic(t, c, topic, 1)
+	noteOp := c.Send(notificationRequest("G_WAKE", topic, -1, 20*time.Second))
+	time.Sleep(50 * time.Millisecond)
+	popOp := c.Send(popRequest(popArgs{group: "G_WAKE", topic: topic, queueID: -1, invisible: time.Minute, poll: 20 * time.Second}))
+	otherOp := c.Send(popRequest(popArgs{group: "G_WAKE_2", topic: topic, queueID: 0, invisible: time.Minute, poll: 20 * time.Second}))
+	require.Eventually(t, func() bool {
+		return pollingInfo(t, b.Dial(t), "G_WAKE", topic, -1) == 1 && pollingInfo(t, b.Dial(t), "G_WAKE_2", topic, 0) == 1
+	}, waitFor, tick)
+	start := time.Now()
+	sendN(t, b.Dial(t), topic, 1, "w", 1, "")
+	require.Equal(t, []string{"w-0"}, poppedOf(t, c.Await(popOp), topic).bodies())
+	require.Equal(t, []string{"w-0"}, poppedOf(t, c.Await(otherOp), topic).bodies(), "every group gets it")
+	require.Less(t, time.Since(start), 10*time.Second, "answered when the message came, not at the poll time")
+	_ = noteOp // answered hasMsg=true if it ran before the pop took the message, else held on
+}

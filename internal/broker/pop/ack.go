@@ -162,6 +162,12 @@ func (s *Service) ChangeInvisibleTime(r ChangeRequest) (ChangeResult, error) {
 	if e.ReviveQid == OrderReviveQid {
 		return s.changeOrderly(r, e), nil
 	}
+	if err := s.consumableGroup(r.Group); err != nil {
+		return ChangeResult{}, err
+	}
+	if err := s.checkOutstanding(); err != nil {
+		return ChangeResult{}, err
+	}
 	now, ok := s.recheckpoint(r, e)
 	if !ok {
 		return ChangeResult{}, outcome.Errorf(outcome.SystemError, "change invisible time: the revive log did not take the checkpoint")

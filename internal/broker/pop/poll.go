@@ -101,7 +101,7 @@ func (p *polls) add(h *hold, now int64) holdOutcome {
 }
 
 // notify wakes, for each group holding requests that read topic (queue q or every queue), the
-// oldest of them.
+// oldest held POP and the oldest held NOTIFICATION.
 func (p *polls) notify(topic string, q int32) {
 	if p.count.Load() == 0 {
 		return
@@ -109,9 +109,14 @@ func (p *polls) notify(topic string, q int32) {
 	var woken []*hold
 	p.mu.Lock()
 	for _, hs := range p.byTopic[topic] {
+		var pop, note bool
 		for _, h := range hs {
-			if h.key.queueID < 0 || h.key.queueID == q || h.key.topic != topic {
-				woken = append(woken, h)
+			if (h.pop && pop) || (!h.pop && note) || !(h.key.queueID < 0 || h.key.queueID == q || h.key.topic != topic) {
+				continue
+			}
+			woken = append(woken, h)
+			pop, note = pop || h.pop, note || !h.pop
+			if pop && note {
 				break
 			}
 		}

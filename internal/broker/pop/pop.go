@@ -124,6 +124,15 @@ func (s *Service) checkPop(r *Request) error {
 	if r.MaxMsgNums <= 0 {
 		r.MaxMsgNums = 1
 	}
+	return s.checkOutstanding()
+}
+
+// checkOutstanding refuses new checkpoints while MaxOutstanding are not settled.
+func (s *Service) checkOutstanding() error {
+	if n := s.cks.size(); n >= s.opts.MaxOutstanding {
+		return outcome.Errorf(outcome.SystemBusy, "the broker[%s] holds %d checkpoints of messages popped and not acknowledged; ack or wait",
+			s.opts.BrokerName, n)
+	}
 	return nil
 }
 

@@ -94,6 +94,9 @@ type Options struct {
 	MaxPollingSize int
 	// FlushInterval is how often consumerOrderInfo.json is written (5 s).
 	FlushInterval time.Duration
+	// MaxOutstanding bounds the checkpoints not yet settled (1,000,000, about 200 MB): beyond it
+	// POP and CHANGE_MESSAGE_INVISIBLETIME answer SYSTEM_BUSY until acks or revives settle some.
+	MaxOutstanding int
 }
 
 func (o *Options) setDefaults() {
@@ -105,6 +108,7 @@ func (o *Options) setDefaults() {
 	def(&o.ReviveQueueNum, 8)
 	def(&o.PollingSize, 1024)
 	def(&o.MaxPollingSize, 100000)
+	def(&o.MaxOutstanding, 1_000_000)
 	if o.PopFromRetryProbability < 0 {
 		o.PopFromRetryProbability = 20
 	}

@@ -164,3 +164,20 @@ func FuzzParseRecord(f *testing.F) {
 		require.Equal(t, r, back)
 	})
 }
+
+// TestOutstandingBound: past MaxOutstanding checkpoints a pop is refused SYSTEM_BUSY until an
+// ack settles one.
+func TestOutstandingBound(t *testing.T) {
+	e := newEnv(t)
+	e.svc.opts.MaxOutstanding = 1
+	e.createTopic("T", 1)
+	e.send("T", 0, 3)
+	res := e.pop(Request{Group: "G", Topic: "T", QueueID: 0, MaxMsgNums: 1, InvisibleTime: 60000})
+	res.Release()
+	_, _, err := e.svc.Pop(Request{Group: "G", Topic: "T", QueueID: 0, MaxMsgNums: 1, InvisibleTime: 60000}, nil)
+	require.True(t, outcome.Is(err, outcome.SystemBusy), "%v", err)
+	require.NoError(t, e.svc.Ack(AckRequest{Group: "G", Topic: "T", QueueID: 0, ExtraInfo: extraOf(res, 0, 0), Offset: 0}))
+	again := e.pop(Request{Group: "G", Topic: "T", QueueID: 0, MaxMsgNums: 1, InvisibleTime: 60000})
+	require.Equal(t, []string{"T-1"}, bodiesOf(t, again))
+	again.Release()
+}
