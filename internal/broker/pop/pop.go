@@ -279,9 +279,10 @@ func (p *popping) take(topic string, q int32, offset int64, retry bool, got *sto
 	s := p.s
 	p.rest += got.MaxOffset - got.NextBeginOffset
 	if got.Status != store.Found {
-		got.Release()
-		if skippable(got.Status) && got.NextBeginOffset > offset {
-			s.Deps.Offsets.Commit(p.r.Group, topic, q, got.NextBeginOffset)
+		st, next := got.Status, got.NextBeginOffset
+		got.Release() // got is recycled: read nothing of it after this
+		if skippable(st) && next > offset {
+			s.Deps.Offsets.Commit(p.r.Group, topic, q, next)
 		}
 		return
 	}

@@ -34,6 +34,27 @@ type popFake struct {
 	closed  []uint64
 }
 
+// edit changes the fake's answers under its lock (the handlers read them on other goroutines).
+func (f *popFake) edit(e func(*popFake)) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	e(f)
+}
+
+func (f *popFake) wakePop(res pop.Result, err error) {
+	f.mu.Lock()
+	w := f.wake
+	f.mu.Unlock()
+	w(res, err)
+}
+
+func (f *popFake) wakeNotify(res pop.NotifyResult) {
+	f.mu.Lock()
+	w := f.nwake
+	f.mu.Unlock()
+	w(res)
+}
+
 func (f *popFake) call(v any) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -60,10 +81,18 @@ func (f *popFake) Ack(r pop.AckRequest) error       { return f.call(r) }
 func (f *popFake) BatchAck(a []body.BatchAck) error { return f.call(a) }
 
 func (f *popFake) ChangeInvisibleTime(r pop.ChangeRequest) (pop.ChangeResult, error) {
-	return f.change, f.call(r)
+	err := f.call(r)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.change, err
 }
 
-func (f *popFake) Peek(r pop.PeekRequest) (pop.Result, error) { return f.res, f.call(r) }
+func (f *popFake) Peek(r pop.PeekRequest) (pop.Result, error) {
+	err := f.call(r)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.res, err
+}
 
 func (f *popFake) Notification(r pop.NotifyRequest, wake func(pop.NotifyResult)) (pop.NotifyResult, bool, error) {
 	r.ConnID = 0
@@ -75,7 +104,10 @@ func (f *popFake) Notification(r pop.NotifyRequest, wake func(pop.NotifyResult))
 }
 
 func (f *popFake) PollingInfo(group, topic string, q int32) (int, error) {
-	return f.polling, f.call([]any{group, topic, q})
+	err := f.call([]any{group, topic, q})
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.polling, err
 }
 
 func (f *popFake) ConnClosed(id uint64) {
@@ -86,6 +118,8 @@ func (f *popFake) ConnClosed(id uint64) {
 
 func (f *popFake) Assign(q assign.Query) ([]body.MessageQueueAssignment, bool) {
 	_ = f.call(q)
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	return f.assign, f.assOK
 }
 
@@ -124,18 +158,18 @@ func TestPopHandler(t *testing.T) {
 	require.Equal(t, pop.Request{Group: "G", Topic: "T", QueueID: -1, MaxMsgNums: 2, InvisibleTime: 60000, PollTime: 15000,
 		BornTime: 9, InitMode: 1, ExpType: "TAG", Exp: "a", Order: true, AttemptID: "x"}, pf.last())
 
-	pf.held = true
+	pf.edit(func(f *popFake) { f.held = true })
 	op := c.Send(protocol.NewHeaderRequest(protocol.PopMessage, &h, nil))
 	c.Sync()
 	require.False(t, c.Answered(op), "a held pop is not answered yet")
-	pf.wake(pop.Result{Status: outcome.PollingTimeout, Remark: "NO_MESSAGE_IN_QUEUE", PopTime: 8}, nil)
+	pf.wakePop(pop.Result{Status: outcome.PollingTimeout, Remark: "NO_MESSAGE_IN_QUEUE", PopTime: 8}, nil)
 	requireAnswer(t, c.Await(op), protocol.PollingTimeout, "NO_MESSAGE_IN_QUEUE")
 	op = c.Send(protocol.NewHeaderRequest(protocol.PopMessage, &h, nil))
 	c.Sync()
-	pf.wake(pop.Result{}, outcome.Errorf(outcome.TopicNotExist, "gone"))
+	pf.wakePop(pop.Result{}, outcome.Errorf(outcome.TopicNotExist, "gone"))
 	requireAnswer(t, c.Await(op), protocol.TopicNotExist, "gone")
 
-	pf.held, pf.err = false, outcome.Errorf(outcome.InvalidParameter, "too many")
+	pf.edit(func(f *popFake) { f.held, f.err = false, outcome.Errorf(outcome.InvalidParameter, "too many") })
 	requireAnswer(t, c.Call(protocol.NewHeaderRequest(protocol.PopMessage, &h, nil)), protocol.InvalidParameter, "too many")
 }
 
@@ -160,7 +194,7 @@ func TestAckHandlers(t *testing.T) {
 	require.Equal(t, pop.ChangeRequest{AckRequest: pop.AckRequest{Group: "G", Topic: "T", QueueID: 1, ExtraInfo: "e", Offset: 5},
 		InvisibleTime: 500}, pf.last())
 
-	pf.err = outcome.Errorf(outcome.NoMessage, "offset is illegal")
+	pf.edit(func(f *popFake) { f.err = outcome.Errorf(outcome.NoMessage, "offset is illegal") })
 	requireAnswer(t, c.Call(protocol.NewHeaderRequest(protocol.AckMessage, &ack, nil)), protocol.NoMessage, "offset is illegal")
 }
 
@@ -178,11 +212,11 @@ func TestPeekNotificationPollingHandlers(t *testing.T) {
 	resp = c.Call(protocol.NewHeaderRequest(protocol.Notification, &n, nil))
 	requireAnswer(t, resp, protocol.Success, "")
 	require.Equal(t, map[string]string{"hasMsg": "true", "pollingFull": "false"}, resp.ExtFields.Map())
-	pf.held = true
+	pf.edit(func(f *popFake) { f.held = true })
 	op := c.Send(protocol.NewHeaderRequest(protocol.Notification, &n, nil))
 	c.Sync()
 	require.False(t, c.Answered(op))
-	pf.nwake(pop.NotifyResult{PollingFull: true})
+	pf.wakeNotify(pop.NotifyResult{PollingFull: true})
 	require.Equal(t, "true", c.Await(op).ExtFields.Get("pollingFull"))
 
 	pi := protocol.PollingInfoRequestHeader{ConsumerGroup: "G", Topic: "T", QueueID: 2}
@@ -201,7 +235,7 @@ func TestAssignHandlers(t *testing.T) {
 	requireAnswer(t, resp, protocol.Success, "")
 	require.JSONEq(t, `{"messageQueueAssignments":[{"messageQueue":{"brokerName":"b","queueId":-1,"topic":"T"},"mode":"POP"}]}`, string(resp.Body))
 	require.Equal(t, assign.Query{Topic: "T", ConsumerGroup: "G", ClientID: "c", StrategyName: "AVG", MessageModel: "CLUSTERING"}, pf.last())
-	pf.assOK = false
+	pf.edit(func(f *popFake) { f.assOK = false })
 	require.Equal(t, "{}", string(c.Call(protocol.NewRequest(protocol.QueryAssignment, nil, q)).Body), "Java's null set")
 
 	m := []byte(`{"topic":"T","consumerGroup":"G","mode":"POP","popShareQueueNum":1}`)
