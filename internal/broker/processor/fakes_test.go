@@ -5,6 +5,9 @@ import (
 	"net/netip"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/rocketgo/rocketgo/internal/broker/brokertest"
 	"github.com/rocketgo/rocketgo/internal/broker/client"
@@ -56,6 +59,22 @@ func (f *fakes) called(v any) answers {
 	defer f.mu.Unlock()
 	f.calls = append(f.calls, v)
 	return f.a
+}
+
+// awaitPulls waits until n pulls have reached the fake.
+func (f *fakes) awaitPulls(t *testing.T, n int) {
+	t.Helper()
+	require.Eventually(t, func() bool {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		pulls := 0
+		for _, c := range f.calls {
+			if _, ok := c.(pull.Request); ok {
+				pulls++
+			}
+		}
+		return pulls >= n
+	}, 5*time.Second, time.Millisecond)
 }
 
 // count is the number of calls so far.

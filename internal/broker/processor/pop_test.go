@@ -3,6 +3,7 @@ package processor_test
 import (
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -53,6 +54,17 @@ func (f *popFake) wakeNotify(res pop.NotifyResult) {
 	w := f.nwake
 	f.mu.Unlock()
 	w(res)
+}
+
+// calledTimes waits until the fake has been called n times in all: the handler of a request sent
+// last has run (a later request's answer does not say so; the server serves requests at once).
+func (f *popFake) calledTimes(t *testing.T, n int) {
+	t.Helper()
+	require.Eventually(t, func() bool {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		return len(f.calls) >= n
+	}, 5*time.Second, time.Millisecond)
 }
 
 func (f *popFake) call(v any) error {
@@ -160,12 +172,13 @@ func TestPopHandler(t *testing.T) {
 
 	pf.edit(func(f *popFake) { f.held = true })
 	op := c.Send(protocol.NewHeaderRequest(protocol.PopMessage, &h, nil))
+	pf.calledTimes(t, 2)
 	c.Sync()
 	require.False(t, c.Answered(op), "a held pop is not answered yet")
 	pf.wakePop(pop.Result{Status: outcome.PollingTimeout, Remark: "NO_MESSAGE_IN_QUEUE", PopTime: 8}, nil)
 	requireAnswer(t, c.Await(op), protocol.PollingTimeout, "NO_MESSAGE_IN_QUEUE")
 	op = c.Send(protocol.NewHeaderRequest(protocol.PopMessage, &h, nil))
-	c.Sync()
+	pf.calledTimes(t, 3)
 	pf.wakePop(pop.Result{}, outcome.Errorf(outcome.TopicNotExist, "gone"))
 	requireAnswer(t, c.Await(op), protocol.TopicNotExist, "gone")
 
@@ -214,6 +227,7 @@ func TestPeekNotificationPollingHandlers(t *testing.T) {
 	require.Equal(t, map[string]string{"hasMsg": "true", "pollingFull": "false"}, resp.ExtFields.Map())
 	pf.edit(func(f *popFake) { f.held = true })
 	op := c.Send(protocol.NewHeaderRequest(protocol.Notification, &n, nil))
+	pf.calledTimes(t, 3)
 	c.Sync()
 	require.False(t, c.Answered(op))
 	pf.wakeNotify(pop.NotifyResult{PollingFull: true})
