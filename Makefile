@@ -4,10 +4,10 @@ BIN      := bin
 PKGS     := ./...
 FUZZTIME ?= 20s
 
-.PHONY: usage build run test test-unit test-e2e test-java test-crash test-alions lint fmt vet fuzz bench clean
+.PHONY: usage build run test test-unit test-e2e test-java test-interop test-crash test-alions lint fmt vet fuzz bench bench-scale clean
 
 usage:
-	@echo "make build | run | test | test-unit | test-e2e | test-java | test-crash | test-alions | lint | fuzz | bench | clean"
+	@echo "make build | run | test | test-unit | test-e2e | test-java | test-interop | test-crash | test-alions | lint | fuzz | bench | bench-scale | clean"
 
 build:
 	$(GO) build -o $(BIN)/ ./cmd/...
@@ -30,6 +30,12 @@ test-e2e: build
 ## needs java 17+ and mvn, and Maven Central the first time (see docs/java.md).
 test-java: build
 	JAVA_SUITE=1 $(GO) test -count=1 -timeout 20m -v -run TestJavaClients ./test/java/
+
+## test-interop: Apache's own name server and broker (4.9.7 and 5.3.3, Maven Central, test/interop)
+## beside ours: mixed clusters, replication both ways, the store moved both ways; needs java 17+ and
+## mvn, and Maven Central the first time (see docs/migration.md). CI runs it after make test.
+test-interop: build
+	INTEROP=1 $(GO) test -count=1 -timeout 30m -parallel 2 -v ./test/interop/
 
 ## test-crash: the long kill -9 run (30+ cycles) in both flush modes.
 test-crash: build
@@ -59,6 +65,10 @@ fuzz:
 ## bench: Go benchmarks for the codec and store, then an mqbench run (see docs/benchmarks.md).
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./pkg/... ./internal/store/...
+
+## bench-scale: one broker with TOPICS (10000) topics x QUEUES (8) queues: disk, memory, fds, stop and restart times.
+bench-scale:
+	./scripts/scale.sh
 
 clean:
 	rm -rf $(BIN) data

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/rocketgo/rocketgo/pkg/protocol"
-	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
@@ -24,7 +23,8 @@ func denied(format string, args ...any) *DeniedError {
 }
 
 // Check decides whether c lets req, from remoteAddr ("ip:port"), through, in the order of 4.9's
-// PlainPermissionManager.validate:
+// PlainPermissionManager.validate, after a first step of its own:
+//  0. a code without a rule in the rule table (rules.go) is refused;
 //  1. a remote address in globalWhiteRemoteAddresses passes;
 //  2. the request must name a known AccessKey;
 //  3. a remote address in that account's whiteRemoteAddress passes;
@@ -33,32 +33,19 @@ func denied(format string, args ...any) *DeniedError {
 //  6. admin-only codes need an admin account; an admin without topicPerms and groupPerms passes;
 //  7. every topic and group the request names needs its permission (docs/security.md).
 //
-// It returns nil or a *DeniedError.
+// It returns nil or a *DeniedError. Reads by offset or id are checked again by their service,
+// on the topic of the record read (MayRead, MayWrite).
 func (c *Config) Check(remoteAddr string, req *protocol.Command) error {
-	ip := remoteIP(remoteAddr)
-	for _, p := range c.GlobalWhiteRemoteAddresses {
-		if p.Match(ip) {
-			return nil
-		}
+	r, ok := rules[req.RequestCode()]
+	if !ok {
+		return denied("No ACL rule for request code=%d: it is refused while ACL is on", req.Code)
 	}
-	var cred protocol.SessionCredentials
-	_ = cred.Decode(req.ExtFields) // every field is optional: no error
-	if !cred.AccessKey.Valid {
-		return denied("No accessKey is configured")
-	}
-	ak := cred.AccessKey.V
-	a := c.Accounts[ak]
-	if a == nil {
-		return denied("No acl config for %s", ak)
-	}
-	if a.WhiteRemoteAddress.Match(ip) {
-		return nil
-	}
-	if !a.verify(req) {
-		return denied("Check signature failed for accessKey=%s", ak)
+	a, exempt, err := c.authenticate(remoteAddr, req)
+	if exempt || err != nil {
+		return err
 	}
 	var buf [4]resource
-	needs, err := resources(req, buf[:0])
+	needs, err := r.resources(req, buf[:0])
 	if err != nil {
 		return err
 	}
@@ -67,9 +54,42 @@ func (c *Config) Check(remoteAddr string, req *protocol.Command) error {
 			return nil
 		}
 	}
-	if NeedsAdmin(req.RequestCode()) && !a.Admin {
-		return denied("Need admin permission for request code=%d, but accessKey=%s is not", req.Code, ak)
+	if r.admin && !a.Admin {
+		return denied("Need admin permission for request code=%d, but accessKey=%s is not", req.Code, a.AccessKey)
 	}
+	return a.allows(needs)
+}
+
+// authenticate finds the account that signed req: exempt when a whitelist lets req through
+// unchecked, else the account whose signature req carries, or a *DeniedError.
+func (c *Config) authenticate(remoteAddr string, req *protocol.Command) (a *Account, exempt bool, err error) {
+	ip := remoteIP(remoteAddr)
+	for _, p := range c.GlobalWhiteRemoteAddresses {
+		if p.Match(ip) {
+			return nil, true, nil
+		}
+	}
+	var cred protocol.SessionCredentials
+	_ = cred.Decode(req.ExtFields) // every field is optional: no error
+	if !cred.AccessKey.Valid {
+		return nil, false, denied("No accessKey is configured")
+	}
+	ak := cred.AccessKey.V
+	if a = c.Accounts[ak]; a == nil {
+		return nil, false, denied("No acl config for %s", ak)
+	}
+	if a.WhiteRemoteAddress.Match(ip) {
+		return a, true, nil
+	}
+	if !a.verify(req) {
+		return nil, false, denied("Check signature failed for accessKey=%s", ak)
+	}
+	return a, false, nil
+}
+
+// allows checks the account's permission on each resource; an admin without topicPerms and
+// groupPerms has every permission.
+func (a *Account) allows(needs []resource) error {
 	if a.Admin && len(a.TopicPerms) == 0 && len(a.GroupPerms) == 0 {
 		return nil
 	}
@@ -81,55 +101,24 @@ func (c *Config) Check(remoteAddr string, req *protocol.Command) error {
 	return nil
 }
 
-// resources appends what req needs permissions on (Java PlainAccessValidator.parse, plus
-// SEND_BATCH_MESSAGE as RocketMQ 5 checks it). A field that is missing names nothing.
-func resources(req *protocol.Command, out []resource) ([]resource, error) {
-	ext := req.ExtFields
-	topic := func(key string, p Perm) {
-		if v, ok := ext.Lookup(key); ok {
-			out = append(out, topicRes(v, p))
-		}
+// MayRead is the check a service makes after a read by offset or id (VIEW_MESSAGE_BY_ID,
+// CONSUMER_SEND_MSG_BACK, CONSUME_MESSAGE_DIRECTLY, QUERY_MESSAGE), once the topic of the record
+// is known: nil when the account that signed req may subscribe to topic (a retry topic stands for
+// its group), else a *DeniedError. req is authenticated again, as Check does.
+func (c *Config) MayRead(remoteAddr string, req *protocol.Command, topic string) error {
+	return c.may(remoteAddr, req, topicRes(topic, Sub))
+}
+
+// MayWrite is MayRead for a record the request writes on behalf of its producer (the half
+// message an END_TRANSACTION commits): PUB on topic.
+func (c *Config) MayWrite(remoteAddr string, req *protocol.Command, topic string) error {
+	return c.may(remoteAddr, req, topicRes(topic, Pub))
+}
+
+func (c *Config) may(remoteAddr string, req *protocol.Command, r resource) error {
+	a, exempt, err := c.authenticate(remoteAddr, req)
+	if exempt || err != nil {
+		return err
 	}
-	group := func(key string, p Perm) {
-		if v, ok := ext.Lookup(key); ok {
-			out = append(out, groupRes(v, p))
-		}
-	}
-	switch req.RequestCode() {
-	case protocol.SendMessage:
-		topic(protocol.ExtTopic, Pub) // a retry topic %RETRY%g needs SUB on g instead, below
-	case protocol.SendMessageV2, protocol.SendBatchMessage:
-		topic(protocol.ExtSendTopicV2, Pub)
-	case protocol.ConsumerSendMsgBack:
-		group(protocol.ExtGroup, Sub)
-	case protocol.PullMessage:
-		topic(protocol.ExtTopic, Sub)
-		group(protocol.ExtConsumerGroup, Sub)
-	case protocol.QueryMessage:
-		topic(protocol.ExtTopic, Sub)
-	case protocol.HeartBeat:
-		hb, err := body.DecodeHeartbeatData(req.Body)
-		if err != nil {
-			return nil, denied("%v", err)
-		}
-		for _, cd := range hb.ConsumerDataSet {
-			out = append(out, groupRes(cd.GroupName, Sub))
-			for _, sd := range cd.SubscriptionDataSet {
-				out = append(out, topicRes(sd.Topic, Sub))
-			}
-		}
-	case protocol.UnregisterClient, protocol.GetConsumerListByGroup:
-		group(protocol.ExtConsumerGroup, Sub)
-	case protocol.UpdateConsumerOffset:
-		group(protocol.ExtConsumerGroup, Sub)
-		topic(protocol.ExtTopic, Sub)
-	}
-	// Sending to a group's retry topic (a consumer's fallback for CONSUMER_SEND_MSG_BACK) is
-	// consuming on behalf of that group: SUB on the group, not PUB.
-	for i := range out {
-		if out[i].group && out[i].perm == Pub {
-			out[i].perm = Sub
-		}
-	}
-	return out, nil
+	return a.allows([]resource{r})
 }

@@ -36,6 +36,7 @@ accounts:
     secretKey: secret-0003
     admin: true
     defaultTopicPerm: SUB
+    defaultGroupPerm: SUB
     topicPerms: [secret=DENY]
 `
 
@@ -161,9 +162,65 @@ func TestCheckPermissions(t *testing.T) {
 	err := c.Check(client, user(protocol.HeartBeat, nil, `{"consumerDataSet":`))
 	require.ErrorContains(t, err, "HeartbeatData")
 
-	// Requests naming no topic or group need only the signature.
-	ok(user(protocol.GetMaxOffset, map[string]string{"topic": "topicA", "queueId": "0"}, ""))
-	ok(user(protocol.GetRouteinfoByTopic, map[string]string{"topic": "topicA"}, ""))
+	// Offset lookups need PUB or SUB on the topic.
+	ok(user(protocol.GetMaxOffset, map[string]string{"topic": "topicP", "queueId": "0"}, ""))
+	ok(user(protocol.SearchOffsetByTimestamp, map[string]string{"topic": "topicC", "queueId": "0"}, ""))
+	no(user(protocol.GetMaxOffset, map[string]string{"topic": "topicA", "queueId": "0"}, ""), "No default permission for topic:topicA")
+	no(user(protocol.GetMinOffset, map[string]string{"queueId": "0"}, ""), "The request names no topic: the field topic is missing")
+
+	// Orderly consumers' locks: the body's group and every queue's topic.
+	lock := func(group, topic string) string {
+		return `{"consumerGroup":"` + group + `","clientId":"c","mqSet":[{"topic":"topicC","brokerName":"b","queueId":0},` +
+			`{"topic":"` + topic + `","brokerName":"b","queueId":1}]}`
+	}
+	ok(user(protocol.LockBatchMQ, nil, lock("groupB", "topicB")))
+	no(user(protocol.LockBatchMQ, nil, lock("groupA", "topicB")), "No default permission for group:groupA")
+	no(user(protocol.UnlockBatchMQ, nil, lock("groupB", "topicA")), "No default permission for topic:topicA")
+
+	// A code the table has no rule for is refused, even from a whitelisted address.
+	no(user(protocol.GetRouteinfoByTopic, map[string]string{"topic": "topicB"}, ""),
+		"No ACL rule for request code=105: it is refused while ACL is on")
+	anon := &protocol.Command{Code: int32(protocol.RequestCode(200050))}
+	requireDenied(t, c.Check("10.10.103.9:1234", anon), "No ACL rule for request code=200050: it is refused while ACL is on")
+}
+
+// TestMayReadChecksTheTopicRead: the check a service makes once it knows the topic of the
+// record it read by offset or id.
+func TestMayReadChecksTheTopicRead(t *testing.T) {
+	c := mustConfig(t, checkACL)
+	view := user(protocol.ViewMessageByID, map[string]string{"offset": "0"}, "")
+	require.NoError(t, c.Check(client, view), "the header names nothing: the signature is enough")
+	require.NoError(t, c.MayRead(client, view, "topicC"))
+	require.NoError(t, c.MayRead(client, view, "%RETRY%groupB"))
+	requireDenied(t, c.MayRead(client, view, "topicA"), "No default permission for topic:topicA")
+	requireDenied(t, c.MayRead(client, view, "topicP"), "No default permission for topic:topicP")
+	requireDenied(t, c.MayRead(client, view, "%RETRY%groupA"), "No default permission for group:groupA")
+	requireDenied(t, c.MayWrite(client, view, "topicC"), "No default permission for topic:topicC")
+	require.NoError(t, c.MayWrite(client, view, "topicP"))
+
+	// Whitelists exempt reads as they exempt requests; a forged request is refused again.
+	anon := &protocol.Command{Code: int32(protocol.ViewMessageByID)}
+	require.NoError(t, c.MayRead("10.10.103.9:1234", anon, "topicA"))
+	requireDenied(t, c.MayRead(client, anon, "topicC"), "No accessKey is configured")
+	forged := signedReq("user-0001", "not-the-secret", protocol.ViewMessageByID, nil, "")
+	requireDenied(t, c.MayRead(client, forged, "topicC"), "Check signature failed for accessKey=user-0001")
+	admin := signedReq("admin-0001", "secret-0002", protocol.ViewMessageByID, nil, "")
+	require.NoError(t, c.MayRead(client, admin, "topicA"), "an admin without perms reads everything")
+	admin2 := signedReq("admin-0002", "secret-0003", protocol.ViewMessageByID, nil, "")
+	requireDenied(t, c.MayRead(client, admin2, "secret"), "No default permission for topic:secret")
+}
+
+// TestAdminOnlyCodes: administration and the broker's own metadata (configuration with its file
+// paths, every topic, group and offset) need an admin account.
+func TestAdminOnlyCodes(t *testing.T) {
+	c := mustConfig(t, checkACL)
+	for _, code := range []protocol.RequestCode{protocol.GetBrokerConfig, protocol.GetBrokerRuntimeInfo,
+		protocol.GetAllTopicConfig, protocol.GetAllSubscriptionGroupConfig, protocol.GetAllConsumerOffset,
+		protocol.GetAllDelayOffset, protocol.GetSystemTopicListFromBroker} {
+		requireDenied(t, c.Check(client, user(code, nil, "")),
+			"Need admin permission for request code="+strconv.Itoa(int(code))+", but accessKey=user-0001 is not")
+		require.NoError(t, c.Check(client, signedReq("admin-0001", "secret-0002", code, nil, "")))
+	}
 }
 
 func TestCheckAdmin(t *testing.T) {
@@ -179,8 +236,24 @@ func TestCheckAdmin(t *testing.T) {
 	require.NoError(t, c.Check(client, signedReq("admin-0001", "secret-0002", protocol.SendMessage,
 		map[string]string{"topic": "anything"}, "")))
 	admin2 := func(topic string) *protocol.Command {
-		return signedReq("admin-0002", "secret-0003", protocol.PullMessage, map[string]string{"topic": topic}, "")
+		return signedReq("admin-0002", "secret-0003", protocol.PullMessage, map[string]string{"topic": topic, "consumerGroup": "g"}, "")
 	}
 	require.NoError(t, c.Check(client, admin2("anything")))
 	requireDenied(t, c.Check(client, admin2("secret")), "No default permission for topic:secret")
+}
+
+// TestSignatureCoversValuesOnly pins what docs/security.md §3.4 says RocketMQ's scheme cannot
+// prevent: a signature covers the values, not the keys nor the code, so one captured from an
+// admin's GET_CONSUMER_LIST_BY_GROUP verifies on DELETE_SUBSCRIPTIONGROUP with the key renamed,
+// and a request can be replayed. (Kept as RocketMQ's own scheme: every client signs this way.)
+func TestSignatureCoversValuesOnly(t *testing.T) {
+	c := mustConfig(t, checkACL)
+	captured := signedReq("admin-0001", "secret-0002", protocol.GetConsumerListByGroup, map[string]string{"consumerGroup": "G"}, "")
+	renamed := &protocol.Command{Code: int32(protocol.DeleteSubscriptionGroup), ExtFields: protocol.NewExt(map[string]string{
+		"AccessKey": "admin-0001", "groupName": "G", "Signature": captured.ExtFields.Get("Signature")})}
+	require.NoError(t, c.Check(client, renamed), "the replayed signature verifies: a known limit of the scheme")
+	require.NoError(t, c.Check(client, captured))
+	require.NoError(t, c.Check(client, captured), "and replays are not detected")
+	renamed.ExtFields.Set("groupName", "H")
+	requireDenied(t, c.Check(client, renamed), "Check signature failed for accessKey=admin-0001")
 }

@@ -2,6 +2,8 @@ package acl
 
 import (
 	"testing"
+
+	"github.com/rocketgo/rocketgo/pkg/protocol"
 )
 
 // FuzzParseConfig feeds plain_acl.yml variations to the parser: it must answer every input with a
@@ -46,5 +48,39 @@ func FuzzAddrPattern(f *testing.F) {
 			return
 		}
 		p.Match(remoteIP(addr))
+	})
+}
+
+// FuzzCheck: any request (code, header fields, body) is let through or refused with a
+// *DeniedError, never a panic; the rule table decodes heartbeat and lock bodies from it. A
+// request signed by an account that may use nothing but topicB is never let through naming
+// another topic in a field its rule checks.
+func FuzzCheck(f *testing.F) {
+	c, err := ParseConfig([]byte(checkACL))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(int32(protocol.PullMessage), "topic", "topicB", "consumerGroup", "groupB", "")
+	f.Add(int32(protocol.HeartBeat), "", "", "", "", `{"clientID":"c","consumerDataSet":[{"groupName":"g","subscriptionDataSet":[{"topic":"t"}]}]}`)
+	f.Add(int32(protocol.LockBatchMQ), "", "", "", "", `{"consumerGroup":"g","clientId":"c","mqSet":[{"topic":"topicA"}]}`)
+	f.Add(int32(protocol.ViewMessageByID), "offset", "0", "", "", "")
+	f.Add(int32(200050), "topic", "x", "", "", "")
+	f.Fuzz(func(t *testing.T, code int32, k1, v1, k2, v2, body string) {
+		ext := map[string]string{}
+		if k1 != "" {
+			ext[k1] = v1
+		}
+		if k2 != "" {
+			ext[k2] = v2
+		}
+		req := user(protocol.RequestCode(code), ext, body)
+		err := c.Check(client, req)
+		if _, isDenial := err.(*DeniedError); err != nil && !isDenial {
+			t.Fatalf("not a denial: %T %v", err, err)
+		}
+		if err == nil && protocol.RequestCode(code) == protocol.PullMessage && req.ExtFields.Get("topic") == "topicA" {
+			t.Fatal("a pull of a DENY topic was let through")
+		}
+		_ = c.MayRead(client, req, v1)
 	})
 }

@@ -3,7 +3,6 @@ package acl
 import (
 	"strings"
 
-	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
@@ -60,18 +59,6 @@ func (p Perm) Allows(needed Perm) bool {
 	return needed&p != 0
 }
 
-// adminCodes need an admin account (Java 4.9 Permission.ADMIN_CODE).
-var adminCodes = map[protocol.RequestCode]bool{
-	protocol.UpdateAndCreateTopic:             true,
-	protocol.UpdateBrokerConfig:               true,
-	protocol.DeleteTopicInBroker:              true,
-	protocol.UpdateAndCreateSubscriptionGroup: true,
-	protocol.DeleteSubscriptionGroup:          true,
-}
-
-// NeedsAdmin reports whether requests with code need an admin account.
-func NeedsAdmin(code protocol.RequestCode) bool { return adminCodes[code] }
-
 // resource is one topic or group a request needs a permission on.
 type resource struct {
 	name  string // the topic, or the group
@@ -79,9 +66,14 @@ type resource struct {
 	perm  Perm
 }
 
-// topicRes is a topic resource; a retry topic (%RETRY%group) stands for its group.
+// topicRes is a topic resource; a retry topic (%RETRY%group) stands for its group, and sending
+// to it (a consumer's fallback for CONSUMER_SEND_MSG_BACK) is consuming on behalf of that group:
+// it needs SUB on the group, not PUB.
 func topicRes(topic string, perm Perm) resource {
 	if g, ok := systopic.RetryGroup(topic); ok {
+		if perm == Pub {
+			perm = Sub
+		}
 		return resource{name: g, group: true, perm: perm}
 	}
 	return resource{name: topic, perm: perm}

@@ -188,3 +188,13 @@ func (s *Service) install(cfg *Config, st fileStamp) {
 	s.lg.Info("ACL rules loaded", zap.String("path", s.opts.Path), zap.Int("accounts", len(cfg.Accounts)),
 		zap.Int("globalWhiteRemoteAddresses", len(cfg.GlobalWhiteRemoteAddresses)))
 }
+
+// MayRead applies Config.MayRead of the configuration in force.
+func (s *Service) MayRead(remoteAddr string, req *protocol.Command, topic string) error {
+	return s.cfg.Load().MayRead(remoteAddr, req, topic)
+}
+
+// MayWrite applies Config.MayWrite of the configuration in force.
+func (s *Service) MayWrite(remoteAddr string, req *protocol.Command, topic string) error {
+	return s.cfg.Load().MayWrite(remoteAddr, req, topic)
+}

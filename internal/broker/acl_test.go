@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -15,7 +16,9 @@ import (
 	"github.com/rocketgo/rocketgo/internal/acl"
 	"github.com/rocketgo/rocketgo/internal/broker"
 	"github.com/rocketgo/rocketgo/internal/broker/brokertest"
+	"github.com/rocketgo/rocketgo/internal/broker/processor"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
+	"github.com/rocketgo/rocketgo/pkg/protocol/message"
 )
 
 const brokerACL = `globalWhiteRemoteAddresses:
@@ -175,4 +178,70 @@ func TestACLFileMustExist(t *testing.T) {
 	o.ACL = &acl.Options{Path: filepath.Join(t.TempDir(), "plain_acl.yml")}
 	_, err := broker.New(o, nil)
 	require.ErrorContains(t, err, "plain_acl.yml")
+}
+
+// TestEveryServedCodeHasAnACLRule: every request code the broker serves maps to a rule of the
+// ACL's table (a resource check or admin-only); a code without one would be refused while ACL is
+// on, so a new handler must come with its rule.
+func TestEveryServedCodeHasAnACLRule(t *testing.T) {
+	codes := processor.Codes()
+	require.NotEmpty(t, codes)
+	for _, code := range codes {
+		require.True(t, acl.HasRule(code), "request code %d (%s) is served but has no ACL rule in internal/acl/rules.go", code, code)
+	}
+}
+
+// TestACLReadsByOffsetCheckTheRecordsTopic: an account that may read only Orders cannot read a
+// Secret message by its offset (VIEW_MESSAGE_BY_ID), nor copy it into its own retry topic
+// (CONSUMER_SEND_MSG_BACK), nor ask for it by message id (CONSUME_MESSAGE_DIRECTLY); its own
+// topic's messages it reads as before.
+func TestACLReadsByOffsetCheckTheRecordsTopic(t *testing.T) {
+	b := aclBroker(t, brokerACL)
+	c := b.Dial(t)
+	for _, topic := range []string{"Orders", "Secret"} {
+		requireCode(t, c.Call(sign(brokertest.CreateTopicRequest(topic, 1), "admin-ak", "admin-sk")), protocol.Success)
+	}
+	put := func(topic string) int64 {
+		resp := c.Call(sign(brokertest.SendRequest(brokertest.Msg{Topic: topic, Body: []byte("body of " + topic)}), "admin-ak", "admin-sk"))
+		requireCode(t, resp, protocol.Success)
+		_, off, err := message.ParseOffsetMsgID(resp.ExtFields.Get("msgId"))
+		require.NoError(t, err)
+		return off
+	}
+	secret, orders := put("Secret"), put("Orders")
+	require.Eventually(t, func() bool { return maxOffsetSigned(t, c, "Orders", 0) == 1 }, waitFor, tick)
+	const denied = "No default permission for topic:Secret"
+	view := func(off int64) *protocol.Command {
+		return sign(protocol.NewHeaderRequest(protocol.ViewMessageByID, &protocol.ViewMessageRequestHeader{Offset: off}, nil),
+			"producer-ak", "producer-sk")
+	}
+	requireACLDenied(t, c.Call(view(secret)), denied)
+	resp := c.Call(view(orders))
+	requireCode(t, resp, protocol.Success)
+	require.Contains(t, string(resp.Body), "body of Orders")
+
+	back := sign(protocol.NewHeaderRequest(protocol.ConsumerSendMsgBack, &protocol.ConsumerSendMsgBackRequestHeader{
+		Offset: secret, Group: "G", DelayLevel: -1}, nil), "producer-ak", "producer-sk")
+	requireACLDenied(t, c.Call(back), denied)
+	direct := sign(protocol.NewHeaderRequest(protocol.ConsumeMessageDirectly, &protocol.ConsumeMessageDirectlyResultRequestHeader{
+		ConsumerGroup: "G", ClientID: protocol.Some("c"), MsgID: protocol.Some(message.OffsetMsgID(brokertest.StoreHost, secret))}, nil),
+		"producer-ak", "producer-sk")
+	requireACLDenied(t, c.Call(direct), denied)
+	for _, dest := range []string{"%RETRY%G", "%DLQ%G"} {
+		resp := c.Call(sign(brokertest.QueueRequest(protocol.GetMaxOffset, dest, 0), "admin-ak", "admin-sk"))
+		require.Equal(t, "0", resp.ExtFields.Get("offset"), "nothing was copied to %s", dest)
+	}
+}
+
+// TestACLMetadataIsAdminOnly: the broker's configuration (with its file paths) and its metadata
+// dumps need an admin account.
+func TestACLMetadataIsAdminOnly(t *testing.T) {
+	b := aclBroker(t, brokerACL)
+	c := b.Dial(t)
+	for _, code := range []protocol.RequestCode{protocol.GetBrokerConfig, protocol.GetAllTopicConfig,
+		protocol.GetAllSubscriptionGroupConfig, protocol.GetAllConsumerOffset, protocol.GetBrokerRuntimeInfo} {
+		req := sign(protocol.NewRequest(code, nil, nil), "producer-ak", "producer-sk")
+		requireACLDenied(t, c.Call(req), "Need admin permission for request code="+strconv.Itoa(int(code))+", but accessKey=producer-ak is not")
+		requireCode(t, c.Call(sign(protocol.NewRequest(code, nil, nil), "admin-ak", "admin-sk")), protocol.Success)
+	}
 }

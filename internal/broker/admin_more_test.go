@@ -83,8 +83,11 @@ func TestAdminSubscriptionGroupRoundTrip(t *testing.T) {
 	requireCode(t, c.Call(createGroupRequest(t, map[string]any{"retryMaxTimes": 1})), protocol.SystemError, "no groupName")
 
 	// Deleting without removeOffset keeps the group's offsets.
+	createTopic(t, c, "SubTopicA", 2)
+	createTopic(t, c, "SubTopicB", 2)
 	updateOffset(t, c, group, "SubTopicA", 0, 7)
 	updateOffset(t, c, group, "SubTopicB", 1, 3)
+	requireCode(t, c.Call(createGroupRequest(t, map[string]any{"groupName": "G_OTHER"})), protocol.Success)
 	updateOffset(t, c, "G_OTHER", "SubTopicA", 0, 2)
 	requireCode(t, c.Call(deleteGroupRequest(group)), protocol.Success)
 	require.NotContains(t, groupConfigs(t, c), group)
@@ -99,6 +102,7 @@ func TestAdminSubscriptionGroupRoundTrip(t *testing.T) {
 	require.Equal(t, map[int32]int64{0: 2}, offs["SubTopicA@G_OTHER"])
 
 	// 5.x spells it cleanOffset.
+	requireCode(t, c.Call(createGroupRequest(t, want)), protocol.Success)
 	updateOffset(t, c, group, "SubTopicA", 0, 9)
 	requireCode(t, c.Call(deleteGroupRequest(group, "cleanOffset", "true")), protocol.Success, "")
 	require.NotContains(t, allOffsets(t, c), "SubTopicA@"+group)

@@ -1,6 +1,8 @@
 package broker_test
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -206,4 +208,44 @@ func TestQueryAndViewMessage(t *testing.T) {
 	requireCode(t, resp, protocol.SystemError, "999999999")
 	resp = c.Call(protocol.NewRequest(protocol.ViewMessageByID, map[string]string{"offset": strconv.FormatInt(phy+1, 10)}, nil))
 	require.NotEqual(t, protocol.Success, resp.ResponseCode(), "an offset inside a record is not a record")
+}
+
+// TestDeleteTopicRefusesWhatIsNotItsTopic plays issue 7's first two rows: DELETE_TOPIC_IN_BROKER
+// with a path for a name, an empty name or a system topic is refused with a remark, and the
+// store (its commit log, config, checkpoint, delayed messages) and a directory beside it stay.
+func TestDeleteTopicRefusesWhatIsNotItsTopic(t *testing.T) {
+	b := brokertest.Start(t)
+	c := b.Dial(t)
+	root := b.Opts.Store.RootDir
+	victim := filepath.Join(filepath.Dir(root), "victim") // where consumequeue/../../victim points
+	require.NoError(t, os.MkdirAll(victim, 0o755))
+	mustSend(t, c, brokertest.SendRequest(brokertest.Msg{Topic: "Kept", Body: []byte("kept")}))
+	delayed := brokertest.SendRequest(brokertest.Msg{Topic: "Kept", Body: []byte("later"), Props: map[string]string{"DELAY": "18"}})
+	requireCode(t, c.Call(delayed), protocol.Success)
+	require.Eventually(t, func() bool { return maxOffset(t, c, "SCHEDULE_TOPIC_XXXX", 17) == 1 }, waitFor, tick)
+
+	for name, want := range map[string]struct {
+		code   protocol.ResponseCode
+		remark string
+	}{
+		"..":                  {protocol.SystemError, "The specified topic contains illegal characters, allowing only ^[%|a-zA-Z0-9_-]+$"},
+		"../../victim":        {protocol.SystemError, "The specified topic contains illegal characters, allowing only ^[%|a-zA-Z0-9_-]+$"},
+		"":                    {protocol.SystemError, "The specified topic is blank."},
+		"SCHEDULE_TOPIC_XXXX": {protocol.SystemError, "The topic[SCHEDULE_TOPIC_XXXX] is a system topic: it cannot be deleted."},
+		"TBW102":              {protocol.SystemError, "The topic[TBW102] is a system topic: it cannot be deleted."},
+		"RMQ_SYS_TRANS_HALF_TOPIC": {protocol.SystemError,
+			"The topic[RMQ_SYS_TRANS_HALF_TOPIC] is a system topic: it cannot be deleted."},
+		"NeverCreated": {protocol.TopicNotExist, "The topic[NeverCreated] does not exist on this broker."},
+	} {
+		resp := c.Call(protocol.NewRequest(protocol.DeleteTopicInBroker, map[string]string{"topic": name}, nil))
+		require.Equal(t, want.code, resp.ResponseCode(), "%q: %s", name, resp.Remark)
+		require.Equal(t, want.remark, resp.Remark, name)
+	}
+	for _, p := range []string{"commitlog", "config", "checkpoint", "consumequeue/Kept", "consumequeue/SCHEDULE_TOPIC_XXXX"} {
+		_, err := os.Stat(filepath.Join(root, p))
+		require.NoError(t, err, "%s is kept", p)
+	}
+	require.DirExists(t, victim)
+	require.Equal(t, int64(1), maxOffset(t, c, "Kept", 0)+maxOffset(t, c, "Kept", 1)+maxOffset(t, c, "Kept", 2)+maxOffset(t, c, "Kept", 3))
+	require.Equal(t, int64(1), maxOffset(t, c, "SCHEDULE_TOPIC_XXXX", 17), "the delayed message stays")
 }

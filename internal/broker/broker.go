@@ -19,6 +19,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker/offset"
 	"github.com/rocketgo/rocketgo/internal/broker/pop"
 	"github.com/rocketgo/rocketgo/internal/broker/processor"
+	"github.com/rocketgo/rocketgo/internal/broker/quota"
 	"github.com/rocketgo/rocketgo/internal/broker/relay"
 	"github.com/rocketgo/rocketgo/internal/broker/schedule"
 	"github.com/rocketgo/rocketgo/internal/broker/subscription"
@@ -43,6 +44,7 @@ type Broker struct {
 	consumers *client.ConsumerManager
 	producers *client.ProducerManager
 	holds     *longpoll.Service
+	quota     *quota.Quota // what each connection may still create
 	schedule  *schedule.Service
 	tx        *transaction.Service
 	metrics   *metrics.Broker
@@ -70,7 +72,8 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 		lg = zap.NewNop()
 	}
 	opts.setDefaults()
-	b := &Broker{opts: opts, lg: lg, stopc: make(chan struct{})}
+	b := &Broker{opts: opts, lg: lg, stopc: make(chan struct{}),
+		quota: quota.New(quota.Limits{Groups: opts.Limits.MaxNewGroupsPerConnection, Topics: opts.Limits.MaxNewTopicsPerConnection})}
 	if opts.ACL != nil {
 		a, err := acl.New(*opts.ACL, lg.Named("acl"))
 		if err != nil {
@@ -91,7 +94,7 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 	}
 	b.holds = longpoll.New(longpoll.Options{CheckInterval: checkEvery, MaxOffset: func(t string, q int32) int64 {
 		return b.store.MaxOffsetInQueue(t, q)
-	}}, lg.Named("longpoll"))
+	}, MaxHeld: opts.Limits.MaxHeldPulls, MaxHeldPerOwner: opts.Limits.MaxHeldPullsPerConnection}, lg.Named("longpoll"))
 	if err := b.openStore(); err != nil {
 		return nil, err
 	}
@@ -132,6 +135,7 @@ func (b *Broker) openMetadata() error {
 	to.AutoCreateTopicEnable, to.DefaultTopicQueueNums = b.opts.AutoCreateTopicEnable, b.opts.DefaultTopicQueueNums
 	to.ClusterTopicEnable, to.BrokerTopicEnable = b.opts.ClusterTopicEnable, b.opts.BrokerTopicEnable
 	to.TraceTopicEnable = b.opts.TraceTopicEnable
+	to.Admit = b.quota.TakeTopics
 	if b.opts.MsgTraceTopicName != "" {
 		to.MsgTraceTopicName = b.opts.MsgTraceTopicName
 	}
@@ -145,7 +149,7 @@ func (b *Broker) openMetadata() error {
 		return fmt.Errorf("broker: load topics: %w", err)
 	}
 	b.groups, err = subscription.New(subscription.Options{StorePathRootDir: root,
-		AutoCreateSubscriptionGroup: b.opts.AutoCreateSubscriptionGroup}, b.lg.Named("subscription"))
+		AutoCreateSubscriptionGroup: b.opts.AutoCreateSubscriptionGroup, Admit: b.quota.TakeGroups}, b.lg.Named("subscription"))
 	if err != nil {
 		return fmt.Errorf("broker: load subscription groups: %w", err)
 	}
@@ -214,7 +218,11 @@ func (b *Broker) buildMetrics() error {
 }
 
 func (b *Broker) buildServer() {
-	b.proc = processor.New(processor.Options{RegionID: b.opts.RegionID, TraceOn: b.opts.TraceOn}, b.services())
+	po := processor.Options{RegionID: b.opts.RegionID, TraceOn: b.opts.TraceOn}
+	if b.acl != nil {
+		po.Access = b.acl
+	}
+	b.proc = processor.New(po, b.services())
 	var observe func(code protocol.RequestCode, respCode protocol.ResponseCode, d time.Duration)
 	if b.metrics != nil {
 		observe = func(code protocol.RequestCode, respCode protocol.ResponseCode, d time.Duration) {
@@ -224,12 +232,20 @@ func (b *Broker) buildServer() {
 	b.server = remoting.NewServer(remoting.ServerOptions{
 		Addr:                  b.opts.ListenAddr,
 		MaxConcurrentRequests: b.opts.MaxConcurrentRequests,
-		OnDisconnect:          b.proc.ConnClosed,
+		Limits:                b.opts.Remoting,
+		OnDisconnect:          b.connClosed,
 		Observe:               observe,
 		Intercept:             b.aclCheck(),
 		TLS:                   b.opts.TLS,
 	}, b.lg.Named("remoting"))
 	b.proc.Register(b.server)
+}
+
+// connClosed ends what a closed connection had: its memberships, its held pulls, the count of
+// what it created.
+func (b *Broker) connClosed(c *remoting.Conn) {
+	b.proc.ConnClosed(c)
+	b.quota.Release(c.ID())
 }
 
 // Start serves clients and registers with the nameservers.

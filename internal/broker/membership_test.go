@@ -1,10 +1,13 @@
 package broker_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rocketgo/rocketgo/internal/broker"
 	"github.com/rocketgo/rocketgo/internal/broker/brokertest"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
@@ -112,4 +115,73 @@ func TestProducerHeartbeat(t *testing.T) {
 	require.Nil(t, consumerList(t, c, "PG_ONLY"))
 	c.Sync()
 	require.Empty(t, c.TakeRequests(), "producers are not told about consumer groups")
+}
+
+// heartbeatOf is a HEART_BEAT naming every group of groups, each subscribed to topic.
+func heartbeatOf(t *testing.T, clientID, topic string, groups []string) *protocol.Command {
+	t.Helper()
+	hb := body.HeartbeatData{ClientID: clientID, ProducerDataSet: []body.ProducerData{}}
+	for _, g := range groups {
+		hb.ConsumerDataSet = append(hb.ConsumerDataSet, body.ConsumerData{GroupName: g, ConsumeType: body.ConsumePassively,
+			MessageModel: body.Clustering, ConsumeFromWhere: "CONSUME_FROM_LAST_OFFSET",
+			SubscriptionDataSet: []body.SubscriptionData{{Topic: topic, SubString: "*", ExpressionType: body.ExpressionTag}}})
+	}
+	data, err := body.Marshal(hb)
+	require.NoError(t, err)
+	return protocol.NewRequest(protocol.HeartBeat, nil, data)
+}
+
+func groupNames(prefix string, n, size int) []string {
+	out := make([]string, n)
+	for i := range out {
+		name := fmt.Sprintf("%s%d_", prefix, i)
+		out[i] = name + strings.Repeat("g", max(size-len(name), 0))
+	}
+	return out
+}
+
+// TestHeartbeatGroupFlood plays issue 7's row 8: one HEART_BEAT naming 300 groups of 1,000
+// characters is refused (not a group name) and creates nothing; 300 valid new groups are more
+// than one request may create; within the limit, a heartbeat's new groups and their retry topics
+// cost one write of each file and are on disk, as a kill -9 would leave it, once it is answered.
+func TestHeartbeatGroupFlood(t *testing.T) {
+	b := brokertest.Start(t, func(o *broker.Options) { o.Limits.MaxNewGroupsPerConnection = 250 })
+	c := b.Dial(t)
+	g0, t0 := b.ConfigWrites()
+
+	resp := c.Call(heartbeatOf(t, "flood@1", "T", groupNames("G", 300, 1000)))
+	requireCode(t, resp, protocol.SystemError, "longer than group max length 255")
+	resp = c.Call(heartbeatOf(t, "flood@1", "T", groupNames("G", 300, 200)))
+	requireCode(t, resp, protocol.SystemError, "the heartbeat names 300 consumer groups this broker does not have; one request may create at most 100 (maxNewGroupsPerRequest)")
+	g1, t1 := b.ConfigWrites()
+	require.Equal(t, [2]uint64{g0, t0}, [2]uint64{g1, t1}, "nothing created, nothing written")
+
+	groups := groupNames("G", 100, 100)
+	requireCode(t, c.Call(heartbeatOf(t, "flood@1", "T", groups)), protocol.Success)
+	g2, t2 := b.ConfigWrites()
+	require.Equal(t, [2]uint64{g1 + 1, t1 + 1}, [2]uint64{g2, t2}, "100 new groups: one write of each file")
+
+	crashed := b.CrashCopy(t) // the files as kill -9 leaves them, right after the answer
+	cc := crashed.Dial(t)
+	var topics body.TopicConfigSerializeWrapper
+	require.NoError(t, body.Unmarshal(cc.Call(protocol.NewRequest(protocol.GetAllTopicConfig, nil, nil)).Body, &topics))
+	for _, g := range groups {
+		require.Contains(t, topics.TopicConfigTable, "%RETRY%"+g, "an answered heartbeat's retry topic survives kill -9")
+	}
+	all := c.Call(protocol.NewRequest(protocol.GetAllSubscriptionGroupConfig, nil, nil))
+	back := cc.Call(protocol.NewRequest(protocol.GetAllSubscriptionGroupConfig, nil, nil))
+	var before, after body.SubscriptionGroupWrapper
+	require.NoError(t, body.Unmarshal(all.Body, &before))
+	require.NoError(t, body.Unmarshal(back.Body, &after))
+	for _, g := range groups {
+		require.Contains(t, after.SubscriptionGroupTable, g, "an answered heartbeat's group survives kill -9")
+	}
+	require.Len(t, after.SubscriptionGroupTable, len(before.SubscriptionGroupTable))
+
+	// The connection's quota: 250 groups in all, then refused; a new connection starts again.
+	requireCode(t, c.Call(heartbeatOf(t, "flood@1", "T", groupNames("H", 100, 50))), protocol.Success)
+	resp = c.Call(heartbeatOf(t, "flood@1", "T", groupNames("I", 100, 50)))
+	requireCode(t, resp, protocol.SystemError, "this connection has created 200 consumer groups and may create at most 250 (maxNewGroupsPerConnection)")
+	c2 := b.Dial(t)
+	requireCode(t, c2.Call(heartbeatOf(t, "flood@2", "T", groupNames("I", 100, 50))), protocol.Success)
 }

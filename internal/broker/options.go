@@ -66,6 +66,11 @@ type Options struct {
 
 	// MaxConcurrentRequests bounds requests in flight; beyond it SYSTEM_BUSY.
 	MaxConcurrentRequests int
+	// Remoting bounds the client port's connections: idle time, number, queued bytes
+	// (serverChannelMaxIdleTimeSeconds, writeBufferHighWaterMark, ...; remoting.Limits).
+	Remoting remoting.Limits
+	// Limits bound what a request or a connection may make the broker hold or create.
+	Limits Limits
 
 	// ACL, if set, checks every request against plain_acl.yml before its handler (aclEnable).
 	ACL *acl.Options

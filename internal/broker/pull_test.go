@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rocketgo/rocketgo/internal/broker"
 	"github.com/rocketgo/rocketgo/internal/broker/brokertest"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
@@ -388,4 +389,60 @@ func TestPullBatchLimits(t *testing.T) {
 	r = pull(t, c, brokertest.Pull{Group: "G_LIM", Topic: topic, QueueID: 1, Offset: s.queueOffset, SysFlag: brokertest.PullSubscription, Sub: "*"})
 	require.Len(t, r.msgs, 1, "a record larger than the byte limit still comes alone")
 	require.Len(t, r.msgs[0].Body, 300<<10)
+}
+
+// TestHeldPullsAreBoundedAndGoWithTheirConnection plays issue 7's row 5 on a small scale: pulls
+// asking a 10^12 ms suspend are held at most longPollingMaxSuspendMillis, at most
+// longPollingMaxHeldPerConnection of them per connection (beyond: SYSTEM_BUSY), and when the
+// connection closes they are dropped: a later message wakes none of them.
+func TestHeldPullsAreBoundedAndGoWithTheirConnection(t *testing.T) {
+	b := brokertest.Start(t, func(o *broker.Options) {
+		o.Limits.MaxHeldPullsPerConnection = 20
+		o.Limits.MaxSuspendTimeout = 300 * time.Millisecond
+	})
+	hostile, producer := b.Dial(t), b.Dial(t)
+	const topic = "PullHeldBound"
+	createTopic(t, producer, topic, 1)
+	p := brokertest.Pull{Group: "G_HELD", Topic: topic, Suspend: 1e12 * time.Millisecond,
+		SysFlag: brokertest.PullSuspend | brokertest.PullSubscription, Sub: "*"}
+
+	// The suspend is capped: the pull is answered NOT_FOUND after 300 ms, not in 31 years.
+	r := pullResultOf(t, hostile.Call(brokertest.PullRequest(p)))
+	require.Equal(t, protocol.PullNotFound, r.code)
+
+	b2 := brokertest.Start(t, func(o *broker.Options) { o.Limits.MaxHeldPullsPerConnection = 20 })
+	hostile, producer = b2.Dial(t), b2.Dial(t)
+	createTopic(t, producer, topic, 1)
+	var ops []int32
+	for range 25 {
+		ops = append(ops, hostile.Send(brokertest.PullRequest(p)))
+	}
+	require.Eventually(t, func() bool {
+		hostile.Sync()
+		busy := 0
+		for _, op := range ops {
+			if hostile.Answered(op) {
+				busy++
+			}
+		}
+		return busy == 5
+	}, waitFor, tick, "the pulls beyond the limit are answered at once")
+	for _, op := range ops {
+		if hostile.Answered(op) {
+			resp := hostile.Await(op)
+			require.Equal(t, protocol.SystemBusy, resp.ResponseCode(), resp.Remark)
+			require.Contains(t, resp.Remark, "longPollingMaxHeldPerConnection")
+		}
+	}
+	require.Equal(t, 20, b2.HeldPulls())
+	other := b2.Dial(t)
+	op := other.Send(brokertest.PullRequest(p))
+	require.Eventually(t, func() bool { return b2.HeldPulls() == 21 }, waitFor, tick, "another connection still may")
+
+	hostile.Close()
+	require.Eventually(t, func() bool { return b2.HeldPulls() == 1 }, waitFor, tick, "the closed connection's pulls are dropped")
+	mustSend(t, producer, brokertest.SendRequest(brokertest.Msg{Topic: topic, Body: []byte("once")}))
+	r = pullResultOf(t, other.Await(op))
+	require.Equal(t, []string{"once"}, bodies(r.msgs), "the live pull is answered")
+	require.Zero(t, b2.HeldPulls())
 }

@@ -18,6 +18,8 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker/send"
 	"github.com/rocketgo/rocketgo/internal/broker/sendback"
 	"github.com/rocketgo/rocketgo/internal/broker/stats"
+	"github.com/rocketgo/rocketgo/internal/broker/subscription"
+	"github.com/rocketgo/rocketgo/internal/broker/topic"
 	"github.com/rocketgo/rocketgo/internal/broker/topicadmin"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 )
@@ -26,8 +28,9 @@ import (
 // adapter (processor) serves them.
 func (b *Broker) services() processor.Services {
 	clients, boot := processor.Clients{}, time.Now()
-	b.members = membership.New(membership.Deps{Groups: b.groups, Topics: b.topics, Consumers: b.consumers,
-		Producers: b.producers, Notifier: clients}, b.lg.Named("membership"))
+	b.members = membership.New(membership.Options{MaxNewGroupsPerRequest: b.opts.Limits.MaxNewGroupsPerRequest},
+		membership.Deps{Groups: b.groups, Topics: b.topics, Consumers: b.consumers, Producers: b.producers, Notifier: clients},
+		b.lg.Named("membership"))
 	queries := query.New(query.Options{}, b.store)
 	b.relay = relay.New(relay.Options{BrokerName: b.opts.BrokerName}, relay.Deps{Consumers: b.consumers,
 		Messages: queries, Offsets: b.offsets, Store: b.store, Topics: b.topics, Clients: clients}, b.lg.Named("relay"))
@@ -35,7 +38,7 @@ func (b *Broker) services() processor.Services {
 		Send:         b.sendService(),
 		SendBack:     b.sendBackService(),
 		Pull:         b.pullService(),
-		Offsets:      queueoffset.New(b.offsets, b.store),
+		Offsets:      queueoffset.New(b.offsets, b.store, knownNames{b.groups, b.topics}),
 		Members:      b.members,
 		Query:        queries,
 		EndTx:        endtx.New(endtx.Options{BrokerName: b.opts.BrokerName, Slave: b.opts.IsSlave()}, b.tx),
@@ -76,6 +79,7 @@ func (b *Broker) pullService() *pull.Service {
 		Replica:              policy.Replica{Slave: b.opts.IsSlave(), SlaveReadEnable: b.opts.SlaveReadEnable},
 		LongPollingEnable:    b.opts.LongPollingEnable,
 		ShortPollingTime:     b.opts.ShortPollingTime,
+		MaxSuspendTimeout:    b.opts.Limits.MaxSuspendTimeout,
 		EnablePropertyFilter: b.opts.EnablePropertyFilter,
 	}, pull.Deps{Store: b.store, Groups: b.groups, Topics: b.topics, Consumers: b.consumers, Holds: b.holds,
 		Offsets: b.offsets, Metrics: b.metrics})
@@ -105,4 +109,20 @@ func (b *Broker) configKeys() map[string]string {
 		"enablePropertyFilter":  strconv.FormatBool(o.EnablePropertyFilter),
 		"defaultQueryMaxNum":    strconv.Itoa(query.DefaultMaxNum),
 	}
+}
+
+// knownNames tells queueoffset which groups and topics exist.
+type knownNames struct {
+	groups *subscription.Manager
+	topics *topic.Manager
+}
+
+func (k knownNames) FindOrCreateGroup(owner uint64, group string) (bool, error) {
+	_, ok, refused := k.groups.FindOrCreateFor(owner, group)
+	return ok, refused
+}
+
+func (k knownNames) TopicQueues(name string) (int, bool) {
+	tc, ok := k.topics.Get(name)
+	return max(tc.ReadQueueNums, tc.WriteQueueNums), ok
 }

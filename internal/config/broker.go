@@ -12,19 +12,18 @@ import (
 // int64 and Millis hold Java longs.
 type Broker struct {
 	// Identity and network.
-	BrokerClusterName               string
-	BrokerName                      string
-	BrokerID                        int64
-	NamesrvAddr                     string
-	BrokerIP1                       string
-	BrokerIP2                       string
-	BindAddress                     string
-	ListenPort                      int
-	HAListenPort                    int
-	ServerChannelMaxIdleTimeSeconds int
-	BrokerPermission                int
-	RegionID                        string
-	TraceOn                         bool
+	BrokerClusterName string
+	BrokerName        string
+	BrokerID          int64
+	NamesrvAddr       string
+	BrokerIP1         string
+	BrokerIP2         string
+	BindAddress       string
+	ListenPort        int
+	HAListenPort      int
+	BrokerPermission  int
+	RegionID          string
+	TraceOn           bool
 
 	// Security.
 	AclEnable     bool
@@ -70,6 +69,7 @@ type Broker struct {
 	CleanFileForciblyEnable          bool
 
 	// HA.
+	HAAllowlist             Allowlist
 	HASendHeartbeatInterval Millis
 	HAHousekeepingInterval  Millis
 	HATransferBatchSize     int
@@ -132,7 +132,9 @@ type Broker struct {
 	WaitTimeMillsInTransactionQueue Millis
 	OsPageCacheBusyTimeOutMills     Millis
 
+	LimitKeys
 	MetricsKeys
+	RequestLimitKeys
 }
 
 // Broker-side defaults that are not plain literals.

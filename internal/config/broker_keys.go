@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/internal/store"
 )
 
@@ -17,7 +18,11 @@ type brokerKey = key[Broker, BrokerOptions]
 func brokerKeys() []brokerKey {
 	return concat(identityKeys(), storeKeys(), flushKeys(), cleanupKeys(), haKeys(), pullKeys(),
 		popKeys(), topicKeys(), registrationKeys(), flowControlKeys(),
+		limitKeys(func(c *Broker) *LimitKeys { return &c.LimitKeys },
+			func(o *BrokerOptions) *remoting.Limits { return &o.Broker.Remoting }),
+		brokerGuardKeys(), requestLimitKeys(),
 		metricsKeys(fromJava, func(c *Broker) *MetricsKeys { return &c.MetricsKeys },
+			func(c *Broker) string { return c.BindAddress },
 			func(o *BrokerOptions) *MetricsListener { return &o.Metrics },
 			func(o *BrokerOptions) *map[string]string { return &o.Broker.MetricsExtra }),
 		aclKeys(),
@@ -72,9 +77,6 @@ func identityKeys() []brokerKey {
 			doc:   "HA replication port.",
 			field: func(c *Broker) any { return &c.HAListenPort },
 			to:    toHAAddrs},
-		brokerKey{name: "serverChannelMaxIdleTimeSeconds", def: "120",
-			doc:   "Close client connections idle this long (seconds).",
-			field: func(c *Broker) any { return &c.ServerChannelMaxIdleTimeSeconds }},
 		brokerKey{name: "brokerPermission", def: "6",
 			doc:   "4 read, 2 write, 1 inherit; applied to routes.",
 			field: func(c *Broker) any { return &c.BrokerPermission },

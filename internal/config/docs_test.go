@@ -66,6 +66,9 @@ func renderKeys[C, T any](table []key[C, T]) string {
 }
 
 func typeName(v reflect.Value) string {
+	if v.Type() == reflect.TypeOf(Allowlist{}) {
+		return "list"
+	}
 	if _, ok := v.Addr().Interface().(encoding.TextUnmarshaler); ok {
 		return "enum"
 	}

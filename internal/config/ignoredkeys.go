@@ -129,8 +129,7 @@ func ignoredBrokerKeys() []string {
 		"useStaticSubscription", "useTLS", "validateSystemTopicWhenUpdateTopic",
 		"waitTimeMillsInAckQueue", "waitTimeMillsInAdminBrokerQueue",
 		"waitTimeMillsInLitePullQueue", "wakeCommitWhenPutMessage", "wakeFlushWhenPutMessage",
-		"warmMapedFileEnable", "writeBufferHighWaterMark", "writeBufferLowWaterMark",
-		"writeWithoutMmap",
+		"warmMapedFileEnable", "writeWithoutMmap",
 	}
 }
 
@@ -144,6 +143,6 @@ func ignoredNamesrvKeys() []string {
 		"serverPooledByteBufAllocatorEnable", "serverSelectorThreads", "serverSocketBacklog",
 		"serverSocketRcvBufSize", "serverSocketSndBufSize", "serverWorkerThreads",
 		"shutdownWaitTimeSeconds", "supportActingMaster", "unRegisterBrokerQueueCapacity",
-		"useEpollNativeSelector", "writeBufferHighWaterMark", "writeBufferLowWaterMark",
+		"useEpollNativeSelector",
 	}
 }

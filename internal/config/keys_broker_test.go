@@ -28,7 +28,7 @@ type brokerCase = keyCase[BrokerOptions]
 
 func brokerCases() map[string]brokerCase {
 	return concatCases(identityCases(), storeCases(), flushCleanupCases(), haPullCases(), popCases(), topicCases(),
-		registrationFlowCases(), brokerMetricsSecurityCases())
+		registrationFlowCases(), brokerMetricsSecurityCases(), brokerLimitCases(), requestLimitCases())
 }
 
 func concatCases[T any](parts ...map[string]keyCase[T]) map[string]keyCase[T] {
@@ -74,7 +74,6 @@ func identityCases() map[string]brokerCase {
 			require.Equal(t, "0.0.0.0:30000", o.Broker.HA.ListenAddr)
 			require.True(t, strings.HasSuffix(o.Broker.HAServerAddr, ":30000"), o.Broker.HAServerAddr)
 		}, bad: [][2]string{{"haListenPort=10911", "differ"}}},
-		"serverChannelMaxIdleTimeSeconds": {line: "serverChannelMaxIdleTimeSeconds=30"},
 		"brokerPermission": {line: "brokerPermission=4", want: func(t *testing.T, o BrokerOptions) {
 			require.Equal(t, 4, o.Broker.BrokerPermission)
 		}, bad: [][2]string{{"brokerPermission=16", "0-15"}}},
@@ -244,6 +243,9 @@ func runKeyCases[C, T any](t *testing.T, table []key[C, T], cases map[string]key
 // badValues are the values k's type or range refuses, each with a piece of the reason.
 func badValues[C, T any](k key[C, T], v reflect.Value) [][2]string {
 	line := func(value, reason string) [2]string { return [2]string{k.name + "=" + value, reason} }
+	if v.Type() == reflect.TypeOf(Allowlist{}) {
+		return [][2]string{line("NOPE", "want an IP address or a CIDR prefix"), line("10.0.0.0/33", "CIDR")}
+	}
 	if _, ok := v.Addr().Interface().(encoding.TextUnmarshaler); ok {
 		return [][2]string{line("NOPE", "want one of")}
 	}

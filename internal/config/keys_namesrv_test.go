@@ -17,9 +17,6 @@ func namesrvCases() map[string]namesrvCase {
 		"bindAddress": {line: "bindAddress=127.0.0.1", want: func(t *testing.T, o NamesrvOptions) {
 			require.Equal(t, "127.0.0.1:9876", o.Namesrv.ListenAddr)
 		}},
-		"serverChannelMaxIdleTimeSeconds": {line: "serverChannelMaxIdleTimeSeconds=30", want: func(t *testing.T, o NamesrvOptions) {
-			require.Equal(t, 30*time.Second, o.Namesrv.IdleTimeout)
-		}},
 		"kvConfigPath": {line: "kvConfigPath=/tmp/kv.json", want: func(t *testing.T, o NamesrvOptions) {
 			require.Equal(t, "/tmp/kv.json", o.Namesrv.KVConfigPath)
 		}, bad: [][2]string{{"kvConfigPath=", "must not be empty"}}},
@@ -88,5 +85,5 @@ func TestEveryNamesrvKeyLands(t *testing.T) {
 		}
 		return n.Options()
 	}
-	runKeyCases(t, namesrvKeys(), namesrvCases(), load, func(o NamesrvOptions) (NamesrvOptions, string) { return o, "" })
+	runKeyCases(t, namesrvKeys(), concatCases(namesrvCases(), namesrvLimitCases()), load, func(o NamesrvOptions) (NamesrvOptions, string) { return o, "" })
 }

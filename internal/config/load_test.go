@@ -408,9 +408,16 @@ func TestKeyOrigins(t *testing.T) {
 		nn, no = append(nn, k.name), append(no, k.origin)
 	}
 	tls := []string{"tls.server.mode", "tls.server.certPath", "tls.server.keyPath", "tls.test.mode.enable"}
-	require.ElementsMatch(t, append([]string{"aclConfigPath"}, tls...), notJava(bn, bo))
-	require.ElementsMatch(t, append([]string{"brokerChannelExpiredTime", "metricsExporterType", "metricsPromExporterHost",
-		"metricsPromExporterPort", "metricsLabel"}, tls...), notJava(nn, no))
+	limits := []string{"serverChannelMaxQueuedBytes", "serverMaxTotalQueuedBytes", "serverChannelMaxConcurrentRequests",
+		"serverMaxConnections"}
+	requestLimits := []string{"longPollingMaxSuspendMillis", "longPollingMaxHeld", "longPollingMaxHeldPerConnection",
+		"maxNewGroupsPerRequest", "maxNewGroupsPerConnection", "maxNewTopicsPerConnection"}
+	require.ElementsMatch(t, append(append(append([]string{"aclConfigPath", "haAllowlist"}, limits...), tls...), requestLimits...),
+		notJava(bn, bo))
+	require.ElementsMatch(t, append(append([]string{"brokerChannelExpiredTime", "metricsExporterType", "metricsPromExporterHost",
+		"metricsPromExporterPort", "metricsLabel", "registerBrokerMaxTopics", "registerBrokerMaxBodyBytes",
+		"kvConfigMaxValueBytes", "kvConfigMaxTotalBytes", "brokerRegistrationAllowlist", "adminWriteAllowlist"},
+		limits...), tls...), notJava(nn, no))
 }
 
 func TestNamesrv(t *testing.T) {

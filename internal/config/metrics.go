@@ -18,11 +18,12 @@ type MetricsListener struct {
 
 // metricsKeys declares the metrics keys of a file whose config holds them at in; they land in the
 // options' listener and constant labels. origin is fromJava for broker.conf (BrokerConfig has
-// them in RocketMQ 5) and ours for namesrv.conf.
-func metricsKeys[C, T any](o origin, in func(*C) *MetricsKeys, listener func(*T) *MetricsListener,
+// them in RocketMQ 5) and ours for namesrv.conf. bind is the file's bindAddress, which the
+// listener follows unless metricsPromExporterHost is set.
+func metricsKeys[C, T any](o origin, in func(*C) *MetricsKeys, bind func(*C) string, listener func(*T) *MetricsListener,
 	labels func(*T) *map[string]string) []key[C, T] {
 	toListener := func(c *C, t *T) {
-		*listener(t) = MetricsListener{Enabled: in(c).MetricsExporterType.Enabled(), Addr: in(c).MetricsAddr()}
+		*listener(t) = MetricsListener{Enabled: in(c).MetricsExporterType.Enabled(), Addr: in(c).listenAddr(bind(c))}
 	}
 	return section("Metrics",
 		key[C, T]{name: "metricsExporterType", origin: o, def: string(MetricsDisable),
@@ -30,8 +31,8 @@ func metricsKeys[C, T any](o origin, in func(*C) *MetricsKeys, listener func(*T)
 				"off, with a warning.",
 			field: func(c *C) any { return &in(c).MetricsExporterType },
 			to:    toListener},
-		key[C, T]{name: "metricsPromExporterHost", origin: o, defDoc: "(empty = all interfaces)",
-			doc:   "Host of the `/metrics` listener.",
+		key[C, T]{name: "metricsPromExporterHost", origin: o, defDoc: "(empty = bindAddress)",
+			doc:   "Host of the `/metrics` listener; empty follows bindAddress (all interfaces when that is 0.0.0.0).",
 			field: func(c *C) any { return &in(c).MetricsPromExporterHost },
 			to:    toListener},
 		key[C, T]{name: "metricsPromExporterPort", origin: o, def: "5557", check: port,
@@ -50,9 +51,28 @@ func metricsKeys[C, T any](o origin, in func(*C) *MetricsKeys, listener func(*T)
 // MetricsLabels parses MetricsLabel (checked by Validate).
 func (m *MetricsKeys) MetricsLabels() (map[string]string, error) { return ParseLabels(m.MetricsLabel) }
 
-// MetricsAddr is the host:port the Prometheus exporter listens on.
+// MetricsAddr is metricsPromExporterHost:metricsPromExporterPort, as the keys say.
 func (m *MetricsKeys) MetricsAddr() string {
 	return joinHostPort(m.MetricsPromExporterHost, m.MetricsPromExporterPort)
+}
+
+// listenAddr is where the exporter listens: metricsPromExporterHost, else bindAddress unless that
+// is every interface anyway.
+func (m *MetricsKeys) listenAddr(bindAddress string) string {
+	host := m.MetricsPromExporterHost
+	if host == "" {
+		host = SpecificHost(bindAddress)
+	}
+	return joinHostPort(host, m.MetricsPromExporterPort)
+}
+
+// SpecificHost is bindAddress as the host of another listener that follows it: "" (every
+// interface, IPv6 too) when bindAddress is empty or 0.0.0.0 / ::, else bindAddress.
+func SpecificHost(bindAddress string) string {
+	if bindAddress == "0.0.0.0" || bindAddress == "::" {
+		return ""
+	}
+	return bindAddress
 }
 
 // normalizeMetrics turns the exporters this implementation lacks into DISABLE, with a warning.

@@ -10,6 +10,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/rocketgo/rocketgo/internal/namesrv"
+	"github.com/rocketgo/rocketgo/internal/remoting"
 )
 
 // Namesrv holds the values of namesrv.conf, one field per key, as Broker does for broker.conf;
@@ -19,7 +20,6 @@ import (
 type Namesrv struct {
 	ListenPort                        int
 	BindAddress                       string
-	ServerChannelMaxIdleTimeSeconds   int
 	KVConfigPath                      string
 	ProductEnvName                    string
 	ClusterTest                       bool
@@ -35,6 +35,8 @@ type Namesrv struct {
 
 	MetricsKeys
 	TLSKeys
+	LimitKeys
+	NamesrvGuardKeys
 }
 
 // namesrvKey is one key of namesrv.conf.
@@ -51,12 +53,6 @@ func namesrvKeys() []namesrvKey {
 			doc:   "Address the listener binds to (RocketMQ 5 key).",
 			field: func(c *Namesrv) any { return &c.BindAddress },
 			to:    toNamesrvListenAddr},
-		namesrvKey{name: "serverChannelMaxIdleTimeSeconds", def: "120",
-			doc:   "Close connections idle this long (seconds).",
-			field: func(c *Namesrv) any { return &c.ServerChannelMaxIdleTimeSeconds },
-			to: func(c *Namesrv, o *NamesrvOptions) {
-				o.Namesrv.IdleTimeout = time.Duration(c.ServerChannelMaxIdleTimeSeconds) * time.Second
-			}},
 		namesrvKey{name: "kvConfigPath", defFunc: func() string { return filepath.Join(userHome(), "namesrv", "kvConfig.json") },
 			defDoc: "`${user.home}/namesrv/kvConfig.json`",
 			doc:    "KV config store.",
@@ -116,9 +112,13 @@ func namesrvKeys() []namesrvKey {
 			}},
 	),
 		metricsKeys(ours, func(c *Namesrv) *MetricsKeys { return &c.MetricsKeys },
+			func(c *Namesrv) string { return c.BindAddress },
 			func(o *NamesrvOptions) *MetricsListener { return &o.Metrics },
 			func(o *NamesrvOptions) *map[string]string { return &o.Namesrv.MetricLabels }),
 		tlsKeys(func(c *Namesrv) *TLSKeys { return &c.TLSKeys }, func(o *NamesrvOptions) *TLSKeys { return &o.TLS }),
+		limitKeys(func(c *Namesrv) *LimitKeys { return &c.LimitKeys },
+			func(o *NamesrvOptions) *remoting.Limits { return &o.Namesrv.Limits }),
+		namesrvGuardKeys(),
 		ignored[Namesrv, NamesrvOptions](ignoredNamesrvKeys()...))
 }
 

@@ -10,7 +10,7 @@ import (
 
 func TestKVConfigPersistence(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "namesrv", "kvConfig.json")
-	kv, err := NewKVConfig(path, nil)
+	kv, err := NewKVConfig(KVOptions{Path: path}, nil)
 	require.NoError(t, err)
 	_, ok := kv.Get("ns", "k")
 	require.False(t, ok)
@@ -23,7 +23,7 @@ func TestKVConfigPersistence(t *testing.T) {
 	require.NoError(t, kv.Delete("ns", "k2"))
 	require.NoError(t, kv.Delete("ns", "missing"))
 
-	reloaded, err := NewKVConfig(path, nil)
+	reloaded, err := NewKVConfig(KVOptions{Path: path}, nil)
 	require.NoError(t, err)
 	v, ok := reloaded.Get(NamespaceOrderTopicConfig, "T")
 	require.True(t, ok)
@@ -35,7 +35,7 @@ func TestKVConfigPersistence(t *testing.T) {
 	require.NoError(t, reloaded.Delete("ns", "k1"))
 	_, ok = reloaded.List("ns")
 	require.False(t, ok, "an emptied namespace disappears")
-	again, err := NewKVConfig(path, nil)
+	again, err := NewKVConfig(KVOptions{Path: path}, nil)
 	require.NoError(t, err)
 	_, ok = again.List("ns")
 	require.False(t, ok)
@@ -45,7 +45,7 @@ func TestKVConfigLoadsJavaFileAndBackup(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "kvConfig.json")
 	java := `{"configTable":{"ORDER_TOPIC_CONFIG":{"TopicOrder":"broker-a:8"}}}`
 	require.NoError(t, os.WriteFile(path, []byte(java), 0o644))
-	kv, err := NewKVConfig(path, nil)
+	kv, err := NewKVConfig(KVOptions{Path: path}, nil)
 	require.NoError(t, err)
 	v, ok := kv.Get(NamespaceOrderTopicConfig, "TopicOrder")
 	require.True(t, ok)
@@ -53,13 +53,13 @@ func TestKVConfigLoadsJavaFileAndBackup(t *testing.T) {
 
 	require.NoError(t, kv.Put("ns", "k", "v"))
 	require.NoError(t, os.WriteFile(path, []byte(`{"configTable":{"ns":`), 0o644))
-	fromBak, err := NewKVConfig(path, nil)
+	fromBak, err := NewKVConfig(KVOptions{Path: path}, nil)
 	require.NoError(t, err)
 	v, ok = fromBak.Get(NamespaceOrderTopicConfig, "TopicOrder")
 	require.True(t, ok, "the backup holds the Java file")
 	require.Equal(t, "broker-a:8", v)
 
 	require.NoError(t, os.WriteFile(path+".bak", []byte("x"), 0o644))
-	_, err = NewKVConfig(path, nil)
+	_, err = NewKVConfig(KVOptions{Path: path}, nil)
 	require.Error(t, err)
 }

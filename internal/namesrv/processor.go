@@ -37,6 +37,17 @@ func (e kvNotFoundError) Error() string {
 	return "No config item, Namespace: " + e.namespace + " Key: " + e.key
 }
 
+// peerRefusedError is a request from an address its allowlist does not hold.
+type peerRefusedError struct {
+	code protocol.RequestCode
+	peer string
+	list string // the allowlist's key
+}
+
+func (e peerRefusedError) Error() string {
+	return fmt.Sprintf("%s from %s refused: the address is not in %s", e.code, e.peer, e.list)
+}
+
 type badBodyError struct{ err error }
 
 func (e badBodyError) Error() string { return "bad body: " + e.err.Error() }
@@ -46,14 +57,18 @@ func (e badBodyError) Unwrap() error { return e.err }
 func responseFor(err error) (protocol.ResponseCode, string) {
 	var notExist topicNotExistError
 	var kvMissing kvNotFoundError
+	var refused peerRefusedError
 	switch {
 	case errors.As(err, &notExist):
 		return protocol.TopicNotExist, err.Error()
 	case errors.As(err, &kvMissing):
 		return protocol.QueryNotFound, err.Error()
+	case errors.As(err, &refused):
+		return protocol.NoPermission, err.Error()
 	default:
-		// Header and body errors, CRC mismatch, not ready, disabled listing, persistence failures:
-		// Java answers all of these with SYSTEM_ERROR and the reason.
+		// Header and body errors, invalid names, registrations over a cap or in conflict with a live
+		// broker, KV values over their limits, CRC mismatch, not ready, disabled listing, persistence
+		// failures: Java answers what it checks of these with SYSTEM_ERROR and the reason.
 		return protocol.SystemError, err.Error()
 	}
 }
@@ -70,9 +85,13 @@ type handleFunc func(c *remoting.Conn, req *protocol.Command) (reply, error)
 type processor struct {
 	opts      Options
 	lg        *zap.Logger
-	routes    *RouteInfoManager
-	kv        *KVConfig
-	startedAt time.Time
+	warn      *limitedLog // refused and failed requests
+	conflicts *limitedLog // registrations refused for taking over a live broker
+	// decodeSlots holds a token per REGISTER_BROKER body being decoded (registrationDecodes).
+	decodeSlots chan struct{}
+	routes      *RouteInfoManager
+	kv          *KVConfig
+	startedAt   time.Time
 }
 
 // handlers returns every request code the name server serves.
@@ -93,14 +112,20 @@ func (p *processor) handlers() map[protocol.RequestCode]handleFunc {
 	}
 }
 
-// serve adapts a handleFunc to remoting.Handler, turning its outcome into a response.
+// serve adapts a handleFunc to remoting.Handler, turning its outcome into a response. A request
+// whose code an allowlist guards is refused unless its peer is on it.
 func (p *processor) serve(code protocol.RequestCode, fn handleFunc) remoting.Handler {
 	return remoting.HandlerFunc(func(_ context.Context, c *remoting.Conn, req *protocol.Command) *protocol.Command {
-		r, err := fn(c, req)
+		var r reply
+		err := p.guard(code, c)
+		if err == nil {
+			r, err = fn(c, req)
+		}
 		if err != nil {
 			rc, remark := responseFor(err)
-			if rc == protocol.SystemError {
-				p.lg.Warn("request failed", zap.Stringer("code", code), zap.Error(err))
+			var conflict *RegistrationConflictError
+			if rc != protocol.TopicNotExist && rc != protocol.QueryNotFound && !errors.As(err, &conflict) {
+				p.warn.log("request failed", zap.Stringer("code", code), zap.String("remote", c.RemoteAddr()), zap.Error(err))
 			}
 			return protocol.NewResponse(req, rc, remark)
 		}
@@ -126,6 +151,12 @@ func (p *processor) registerBroker(c *remoting.Conn, req *protocol.Command) (rep
 	if err := h.Decode(req.ExtFields); err != nil {
 		return reply{}, err
 	}
+	if err := validateRegistrationHeader(h.ClusterName, h.BrokerName, h.BrokerAddr, h.HaServerAddr); err != nil {
+		return reply{}, err
+	}
+	if err := validateOptionalBrokerName("zoneName", h.ZoneName.V); err != nil {
+		return reply{}, err
+	}
 	reg := BrokerRegistration{
 		BrokerName:         h.BrokerName,
 		BrokerAddr:         h.BrokerAddr,
@@ -140,14 +171,76 @@ func (p *processor) registerBroker(c *remoting.Conn, req *protocol.Command) (rep
 	if crc := h.BodyCrc32.V; crc != 0 && crc != int32(crc32.ChecksumIEEE(req.Body)&0x7FFFFFFF) {
 		return reply{}, errCRCMismatch
 	}
-	rb, err := body.DecodeRegisterBrokerBody(req.Body, h.Compressed.V)
+	rb, err := p.decodeRegistration(req.Body, h.Compressed.V)
 	if err != nil {
-		return reply{}, badBodyError{err}
+		return reply{}, err
 	}
 	reg.Topics = &rb.TopicConfigSerializeWrapper
 	reg.FilterServers = rb.FilterServerList
-	res := p.routes.RegisterBroker(reg)
+	res, err := p.routes.RegisterBroker(reg)
+	if err != nil {
+		p.conflictLogged(c, err)
+		return reply{}, err
+	}
+	return p.registered(res)
+}
 
+// validateRegistrationHeader checks the names and addresses of REGISTER_BROKER and
+// UNREGISTER_BROKER.
+func validateRegistrationHeader(cluster, brokerName, brokerAddr, haServerAddr string) error {
+	if err := validateBrokerName("clusterName", cluster); err != nil {
+		return err
+	}
+	if err := validateBrokerName("brokerName", brokerName); err != nil {
+		return err
+	}
+	if err := validateAddr("brokerAddr", brokerAddr); err != nil {
+		return err
+	}
+	if haServerAddr == "" {
+		return nil
+	}
+	return validateAddr("haServerAddr", haServerAddr)
+}
+
+// decodeRegistration decodes a REGISTER_BROKER body within the registration caps and checks its
+// topic names and filter server addresses.
+func (p *processor) decodeRegistration(data []byte, compressed bool) (*body.RegisterBrokerBody, error) {
+	p.decodeSlots <- struct{}{}
+	defer func() { <-p.decodeSlots }()
+	rb, err := body.DecodeRegisterBrokerBodyLimited(data, compressed, body.RegisterLimits{
+		MaxBodyBytes: p.opts.MaxRegistrationBodyBytes, MaxTopics: p.opts.MaxTopicsPerRegistration,
+	})
+	switch {
+	case errors.Is(err, body.ErrRegisterTooManyTopics):
+		return nil, fmt.Errorf("registration refused (registerBrokerMaxTopics): %w", err)
+	case errors.Is(err, body.ErrRegisterBodyTooLarge):
+		return nil, fmt.Errorf("registration refused (registerBrokerMaxBodyBytes): %w", err)
+	case err != nil:
+		return nil, badBodyError{err}
+	}
+	for name, tc := range rb.TopicConfigSerializeWrapper.TopicConfigTable {
+		if err := validateTopic(name); err != nil {
+			return nil, fmt.Errorf("registration refused: %w", err)
+		}
+		if tc.TopicName != "" && tc.TopicName != name {
+			return nil, fmt.Errorf("registration refused: topic %s is listed under %s", quoteName(tc.TopicName), quoteName(name))
+		}
+		if err := validateQueues(name, tc); err != nil {
+			return nil, fmt.Errorf("registration refused: %w", err)
+		}
+	}
+	for _, fs := range rb.FilterServerList {
+		if err := validateAddr("filterServer", fs); err != nil {
+			return nil, fmt.Errorf("registration refused: %w", err)
+		}
+	}
+	return rb, nil
+}
+
+// registered answers an accepted registration: where a slave's master is, and the order topic
+// configuration when the name server returns it.
+func (p *processor) registered(res RegisterResult) (reply, error) {
 	var rh protocol.RegisterBrokerResponseHeader
 	if res.MasterAddr != "" {
 		rh.MasterAddr = protocol.Some(res.MasterAddr)
@@ -158,6 +251,7 @@ func (p *processor) registerBroker(c *remoting.Conn, req *protocol.Command) (rep
 	r := reply{header: &rh}
 	if p.opts.ReturnOrderTopicConfigToBroker {
 		if table, ok := p.kv.List(NamespaceOrderTopicConfig); ok {
+			var err error
 			if r.body, err = body.Marshal(body.KVTable{Table: table}); err != nil {
 				return reply{}, err
 			}
@@ -166,12 +260,18 @@ func (p *processor) registerBroker(c *remoting.Conn, req *protocol.Command) (rep
 	return r, nil
 }
 
-func (p *processor) unregisterBroker(_ *remoting.Conn, req *protocol.Command) (reply, error) {
+func (p *processor) unregisterBroker(c *remoting.Conn, req *protocol.Command) (reply, error) {
 	var h protocol.UnregisterBrokerRequestHeader
 	if err := h.Decode(req.ExtFields); err != nil {
 		return reply{}, err
 	}
-	p.routes.UnregisterBroker(h.ClusterName, h.BrokerName, h.BrokerAddr, h.BrokerID)
+	if err := validateRegistrationHeader(h.ClusterName, h.BrokerName, h.BrokerAddr, ""); err != nil {
+		return reply{}, err
+	}
+	if err := p.routes.UnregisterBroker(h.ClusterName, h.BrokerName, h.BrokerAddr, h.BrokerID, c); err != nil {
+		p.conflictLogged(c, err)
+		return reply{}, err
+	}
 	p.lg.Info("broker unregistered", zap.String("cluster", h.ClusterName), zap.String("brokerName", h.BrokerName),
 		zap.String("brokerAddr", h.BrokerAddr), zap.Int64("brokerId", h.BrokerID))
 	return reply{}, nil
@@ -180,6 +280,9 @@ func (p *processor) unregisterBroker(_ *remoting.Conn, req *protocol.Command) (r
 func (p *processor) queryDataVersion(_ *remoting.Conn, req *protocol.Command) (reply, error) {
 	var h protocol.QueryDataVersionRequestHeader
 	if err := h.Decode(req.ExtFields); err != nil {
+		return reply{}, err
+	}
+	if err := validateAddr("brokerAddr", h.BrokerAddr); err != nil {
 		return reply{}, err
 	}
 	dv, err := body.DecodeDataVersion(req.Body)
@@ -202,6 +305,9 @@ func (p *processor) getRouteInfoByTopic(_ *remoting.Conn, req *protocol.Command)
 		return reply{}, err
 	}
 	topic := h.Topic
+	if err := validateTopic(topic); err != nil {
+		return reply{}, err
+	}
 	if p.opts.NeedWaitForService && p.opts.Now().Sub(p.startedAt) < p.opts.WaitForService {
 		return reply{}, errNotReady
 	}
@@ -238,12 +344,21 @@ func (p *processor) getTopicsByCluster(_ *remoting.Conn, req *protocol.Command) 
 	if !p.opts.EnableTopicList {
 		return reply{}, errAllTopicsDisabled
 	}
+	if err := validateBrokerName("cluster", h.Cluster); err != nil {
+		return reply{}, err
+	}
 	return encodeBody(body.TopicList{TopicList: p.routes.TopicsByCluster(h.Cluster)})
 }
 
 func (p *processor) deleteTopicInNamesrv(_ *remoting.Conn, req *protocol.Command) (reply, error) {
 	var h protocol.DeleteTopicFromNamesrvRequestHeader
 	if err := h.Decode(req.ExtFields); err != nil {
+		return reply{}, err
+	}
+	if err := validateTopic(h.Topic); err != nil {
+		return reply{}, err
+	}
+	if err := validateOptionalBrokerName("clusterName", h.ClusterName.V); err != nil {
 		return reply{}, err
 	}
 	p.routes.DeleteTopic(h.Topic, h.ClusterName.V)
@@ -256,12 +371,18 @@ func (p *processor) putKVConfig(_ *remoting.Conn, req *protocol.Command) (reply,
 	if err := h.Decode(req.ExtFields); err != nil {
 		return reply{}, err
 	}
+	if err := validateKVName(h.Namespace, h.Key, true); err != nil {
+		return reply{}, err
+	}
 	return reply{}, p.kv.Put(h.Namespace, h.Key, h.Value)
 }
 
 func (p *processor) getKVConfig(_ *remoting.Conn, req *protocol.Command) (reply, error) {
 	var h protocol.GetKVConfigRequestHeader
 	if err := h.Decode(req.ExtFields); err != nil {
+		return reply{}, err
+	}
+	if err := validateKVName(h.Namespace, h.Key, true); err != nil {
 		return reply{}, err
 	}
 	v, ok := p.kv.Get(h.Namespace, h.Key)
@@ -276,12 +397,18 @@ func (p *processor) deleteKVConfig(_ *remoting.Conn, req *protocol.Command) (rep
 	if err := h.Decode(req.ExtFields); err != nil {
 		return reply{}, err
 	}
+	if err := validateKVName(h.Namespace, h.Key, true); err != nil {
+		return reply{}, err
+	}
 	return reply{}, p.kv.Delete(h.Namespace, h.Key)
 }
 
 func (p *processor) getKVListByNamespace(_ *remoting.Conn, req *protocol.Command) (reply, error) {
 	var h protocol.GetKVListByNamespaceRequestHeader
 	if err := h.Decode(req.ExtFields); err != nil {
+		return reply{}, err
+	}
+	if err := validateKVName(h.Namespace, "", false); err != nil {
 		return reply{}, err
 	}
 	table, ok := p.kv.List(h.Namespace)

@@ -1,6 +1,7 @@
 package namesrv
 
 import (
+	"fmt"
 	"sort"
 	"sync"
 	"time"
@@ -49,10 +50,11 @@ type RegisterResult struct {
 	HAServerAddr string
 }
 
-// ExpiredBroker is a broker dropped for not re-registering in time.
+// ExpiredBroker is a broker dropped for not re-registering in time, with the connections it had
+// registered over.
 type ExpiredBroker struct {
 	BrokerAddr string
-	Conn       any
+	Conns      []any
 	LastUpdate time.Time
 }
 
@@ -64,11 +66,16 @@ type brokerEntry struct {
 	enableActingMaster bool
 }
 
+// liveInfo is one registered broker address. conns are the open connections it registered over
+// (a broker that re-dialled has its old and its new one until the old closes): it is dropped
+// when the last of them closes.
 type liveInfo struct {
 	lastUpdate   time.Time
 	timeout      time.Duration
 	version      body.DataVersion
-	conn         any
+	conns        map[any]struct{}
+	brokerName   string
+	brokerID     int64
 	haServerAddr string
 }
 
@@ -108,10 +115,20 @@ func NewRouteInfoManager(opts RouteOptions) *RouteInfoManager {
 // RegisterBroker records a broker's registration (first or periodic). A master's topics replace
 // their queue data when its DataVersion changed or it registers for the first time. A slave
 // learns its master's address and HA address from the result.
-func (m *RouteInfoManager) RegisterBroker(r BrokerRegistration) RegisterResult {
+//
+// A registration that would take over what another open connection registered, and is still
+// alive, is refused with a *RegistrationConflictError: another address for the same brokerName
+// and brokerId, or the same address under another name, id or HA address. The same broker
+// registering again over a new connection (it re-dialled, or restarted while its old connection
+// was still open) is accepted, and so is any change once the old connections have closed or the
+// old registration has expired.
+func (m *RouteInfoManager) RegisterBroker(r BrokerRegistration) (RegisterResult, error) {
 	now := m.opts.Now()
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if err := m.checkTakeoverLocked(r, now); err != nil {
+		return RegisterResult{}, err
+	}
 
 	names := m.mu.clusters[r.ClusterName]
 	if names == nil {
@@ -146,29 +163,111 @@ func (m *RouteInfoManager) RegisterBroker(r BrokerRegistration) RegisterResult {
 			m.applyTopicsLocked(r.BrokerName, r.Topics.TopicConfigTable)
 		}
 	}
-
-	timeout := r.Timeout
-	if timeout <= 0 {
-		timeout = m.opts.BrokerChannelExpiredTime
-	}
-	m.mu.live[r.BrokerAddr] = &liveInfo{
-		lastUpdate: now, timeout: timeout, version: version, conn: r.Conn, haServerAddr: r.HAServerAddr,
-	}
+	m.recordLiveLocked(r, version, now)
 	if len(r.FilterServers) == 0 {
 		delete(m.mu.filterServers, r.BrokerAddr)
 	} else {
 		m.mu.filterServers[r.BrokerAddr] = append([]string(nil), r.FilterServers...)
 	}
+	return m.masterOfLocked(r, entry), nil
+}
 
-	var res RegisterResult
-	if r.BrokerID != body.MasterID {
-		if master, ok := entry.addrs[body.MasterID]; ok {
-			if li := m.mu.live[master]; li != nil {
-				res = RegisterResult{MasterAddr: master, HAServerAddr: li.haServerAddr}
+// recordLiveLocked records r's address as alive now. The connections of an earlier registration
+// of the same broker are kept (checkTakeoverLocked refused any other that is still open).
+// REQUIRES: m.mu held for writing.
+func (m *RouteInfoManager) recordLiveLocked(r BrokerRegistration, version body.DataVersion, now time.Time) {
+	timeout := r.Timeout
+	if timeout <= 0 {
+		timeout = m.opts.BrokerChannelExpiredTime
+	}
+	conns := map[any]struct{}{}
+	if old := m.mu.live[r.BrokerAddr]; old != nil && old.sameBroker(r) {
+		for c := range old.conns {
+			if connOpen(c) {
+				conns[c] = struct{}{}
 			}
 		}
 	}
-	return res
+	if r.Conn != nil {
+		conns[r.Conn] = struct{}{}
+	}
+	m.mu.live[r.BrokerAddr] = &liveInfo{
+		lastUpdate: now, timeout: timeout, version: version, conns: conns,
+		brokerName: r.BrokerName, brokerID: r.BrokerID, haServerAddr: r.HAServerAddr,
+	}
+}
+
+// masterOfLocked tells a slave where its live master is. REQUIRES: m.mu held.
+func (m *RouteInfoManager) masterOfLocked(r BrokerRegistration, entry *brokerEntry) RegisterResult {
+	if r.BrokerID == body.MasterID {
+		return RegisterResult{}
+	}
+	if master, ok := entry.addrs[body.MasterID]; ok {
+		if li := m.mu.live[master]; li != nil {
+			return RegisterResult{MasterAddr: master, HAServerAddr: li.haServerAddr}
+		}
+	}
+	return RegisterResult{}
+}
+
+// sameBroker reports whether r registers the broker li describes: same name, id and HA address.
+func (li *liveInfo) sameBroker(r BrokerRegistration) bool {
+	return li.brokerName == r.BrokerName && li.brokerID == r.BrokerID && li.haServerAddr == r.HAServerAddr
+}
+
+// heldByOther reports whether li is alive at now and registered over an open connection other
+// than conn.
+func (li *liveInfo) heldByOther(conn any, now time.Time) bool {
+	if li == nil || li.lastUpdate.Add(li.timeout).Before(now) {
+		return false
+	}
+	for c := range li.conns {
+		if c != conn && connOpen(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// connOpen reports whether a registration's connection is still open: a connection that can
+// say (*remoting.Conn's Closed) is asked; any other non-nil key counts as open.
+func connOpen(c any) bool {
+	if cl, ok := c.(interface{ Closed() bool }); ok {
+		return !cl.Closed()
+	}
+	return c != nil
+}
+
+// checkTakeoverLocked refuses a registration that would replace what another open connection
+// registered and is alive. REQUIRES: m.mu held.
+func (m *RouteInfoManager) checkTakeoverLocked(r BrokerRegistration, now time.Time) error {
+	if entry := m.mu.brokers[r.BrokerName]; entry != nil {
+		if old, ok := entry.addrs[r.BrokerID]; ok && old != r.BrokerAddr && m.mu.live[old].heldByOther(r.Conn, now) {
+			return &RegistrationConflictError{BrokerName: r.BrokerName, BrokerID: r.BrokerID, BrokerAddr: r.BrokerAddr,
+				HeldBy: old, Reason: "brokerName and brokerId are registered at another address"}
+		}
+	}
+	if li := m.mu.live[r.BrokerAddr]; li.heldByOther(r.Conn, now) && !li.sameBroker(r) {
+		return &RegistrationConflictError{BrokerName: r.BrokerName, BrokerID: r.BrokerID, BrokerAddr: r.BrokerAddr,
+			HeldBy: r.BrokerAddr, Reason: fmt.Sprintf("the address is registered as %s/%d with HA address %s",
+				li.brokerName, li.brokerID, li.haServerAddr)}
+	}
+	return nil
+}
+
+// RegistrationConflictError is a registration or unregistration refused because another open
+// connection holds what it would change.
+type RegistrationConflictError struct {
+	BrokerName string
+	BrokerID   int64
+	BrokerAddr string
+	HeldBy     string // the address registered by the other connection
+	Reason     string
+}
+
+func (e *RegistrationConflictError) Error() string {
+	return fmt.Sprintf("broker %s/%d at %s refused: %s (%s) by another connection that is still open",
+		quoteName(e.BrokerName), e.BrokerID, quoteName(e.BrokerAddr), e.Reason, e.HeldBy)
 }
 
 // applyTopicsLocked writes a master's topics into the queue table. REQUIRES: m.mu held for writing.
@@ -232,21 +331,30 @@ func (m *RouteInfoManager) QueryDataVersion(brokerAddr string, version body.Data
 }
 
 // UnregisterBroker removes one broker (UNREGISTER_BROKER, sent on a clean shutdown). A broker group
-// with no address left disappears from its cluster and from every topic's queues.
-func (m *RouteInfoManager) UnregisterBroker(cluster, brokerName, brokerAddr string, brokerID int64) {
+// with no address left disappears from its cluster and from every topic's queues. An
+// unregistration over a connection the broker did not register over, while one it did is open
+// and the broker alive, is refused with a *RegistrationConflictError (conn nil skips the check).
+func (m *RouteInfoManager) UnregisterBroker(cluster, brokerName, brokerAddr string, brokerID int64, conn any) error {
+	now := m.opts.Now()
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if li := m.mu.live[brokerAddr]; conn != nil && li.heldByOther(conn, now) {
+		if _, own := li.conns[conn]; !own {
+			return &RegistrationConflictError{BrokerName: brokerName, BrokerID: brokerID, BrokerAddr: brokerAddr,
+				HeldBy: brokerAddr, Reason: "unregistering an address registered"}
+		}
+	}
 	delete(m.mu.live, brokerAddr)
 	delete(m.mu.filterServers, brokerAddr)
 	entry := m.mu.brokers[brokerName]
 	if entry == nil {
-		return
+		return nil
 	}
 	if addr, ok := entry.addrs[brokerID]; ok && addr == brokerAddr {
 		delete(entry.addrs, brokerID)
 	}
 	if len(entry.addrs) > 0 {
-		return
+		return nil
 	}
 	delete(m.mu.brokers, brokerName)
 	if names := m.mu.clusters[cluster]; names != nil {
@@ -256,6 +364,7 @@ func (m *RouteInfoManager) UnregisterBroker(cluster, brokerName, brokerAddr stri
 		}
 	}
 	m.removeBrokerNameFromTopicsLocked(brokerName)
+	return nil
 }
 
 // removeBrokerAddrLocked drops every trace of a broker address after its connection closed or it
@@ -297,8 +406,9 @@ func (m *RouteInfoManager) removeBrokerNameFromTopicsLocked(brokerName string) {
 	}
 }
 
-// OnConnectionClose drops the brokers that registered over conn, and returns their addresses.
-// A broker that has since re-registered over another connection is kept.
+// OnConnectionClose forgets conn in the registrations made over it and drops the brokers left
+// with no open connection; it returns their addresses. A broker that has since registered over
+// another connection is kept.
 func (m *RouteInfoManager) OnConnectionClose(conn any) []string {
 	if conn == nil {
 		return nil
@@ -307,7 +417,11 @@ func (m *RouteInfoManager) OnConnectionClose(conn any) []string {
 	defer m.mu.Unlock()
 	var addrs []string
 	for addr, li := range m.mu.live {
-		if li.conn == conn {
+		if _, ok := li.conns[conn]; !ok {
+			continue
+		}
+		delete(li.conns, conn)
+		if len(li.conns) == 0 {
 			addrs = append(addrs, addr)
 		}
 	}
@@ -327,7 +441,7 @@ func (m *RouteInfoManager) ScanNotActiveBrokers() []ExpiredBroker {
 	var expired []ExpiredBroker
 	for addr, li := range m.mu.live {
 		if li.lastUpdate.Add(li.timeout).Before(now) {
-			expired = append(expired, ExpiredBroker{BrokerAddr: addr, Conn: li.conn, LastUpdate: li.lastUpdate})
+			expired = append(expired, ExpiredBroker{BrokerAddr: addr, Conns: li.connList(), LastUpdate: li.lastUpdate})
 		}
 	}
 	sort.Slice(expired, func(i, j int) bool { return expired[i].BrokerAddr < expired[j].BrokerAddr })
@@ -335,4 +449,13 @@ func (m *RouteInfoManager) ScanNotActiveBrokers() []ExpiredBroker {
 		m.removeBrokerAddrLocked(e.BrokerAddr)
 	}
 	return expired
+}
+
+// connList returns li's connections.
+func (li *liveInfo) connList() []any {
+	out := make([]any, 0, len(li.conns))
+	for c := range li.conns {
+		out = append(out, c)
+	}
+	return out
 }

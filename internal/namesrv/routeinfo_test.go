@@ -55,7 +55,8 @@ func master(cluster, name, addr string, conn any, w *body.TopicConfigSerializeWr
 
 func TestTwoBrokersOfOneClusterInARoute(t *testing.T) {
 	m := NewRouteInfoManager(RouteOptions{})
-	res := m.RegisterBroker(master("c1", "broker-b", "10.0.0.2:10911", &connKey{2}, topics(1, topicCfg("T", 8, 6))))
+	res, err := m.RegisterBroker(master("c1", "broker-b", "10.0.0.2:10911", &connKey{2}, topics(1, topicCfg("T", 8, 6))))
+	require.NoError(t, err)
 	require.Equal(t, RegisterResult{}, res, "a master gets no master address")
 	m.RegisterBroker(master("c1", "broker-a", "10.0.0.1:10911", &connKey{1}, topics(1, topicCfg("T", 4, 6), topicCfg("OnlyA", 2, 6))))
 
@@ -89,12 +90,15 @@ func TestSlaveRegistrationReturnsMaster(t *testing.T) {
 	m := NewRouteInfoManager(RouteOptions{})
 	slave := BrokerRegistration{ClusterName: "c1", BrokerName: "broker-a", BrokerAddr: "10.0.0.9:10911", BrokerID: 1,
 		HAServerAddr: "10.0.0.9:10912", Topics: topics(1, topicCfg("SlaveOnly", 4, 6)), Conn: &connKey{9}}
-	require.Equal(t, RegisterResult{}, m.RegisterBroker(slave), "no master yet")
+	res, err := m.RegisterBroker(slave)
+	require.NoError(t, err)
+	require.Equal(t, RegisterResult{}, res, "no master yet")
 	_, ok := m.TopicRoute("SlaveOnly")
 	require.False(t, ok, "a slave's topics do not make routes")
 
 	m.RegisterBroker(master("c1", "broker-a", "10.0.0.1:10911", &connKey{1}, topics(1, topicCfg("T", 4, 6))))
-	res := m.RegisterBroker(slave)
+	res, err = m.RegisterBroker(slave)
+	require.NoError(t, err)
 	require.Equal(t, RegisterResult{MasterAddr: "10.0.0.1:10911", HAServerAddr: "10.0.0.1:109111"}, res)
 
 	route, ok := m.TopicRoute("T")
@@ -146,7 +150,7 @@ func TestExpiryWithInjectedClock(t *testing.T) {
 	require.Empty(t, m.ScanNotActiveBrokers(), "exactly at the timeout is still alive")
 	clk.Advance(time.Millisecond)
 	expired := m.ScanNotActiveBrokers()
-	require.Equal(t, []ExpiredBroker{{BrokerAddr: "b:1", Conn: connB, LastUpdate: time.UnixMilli(1700000000000)}}, expired,
+	require.Equal(t, []ExpiredBroker{{BrokerAddr: "b:1", Conns: []any{connB}, LastUpdate: time.UnixMilli(1700000000000)}}, expired,
 		"heartbeatTimeoutMillis overrides the default")
 
 	clk.Advance(60 * time.Second)
@@ -166,7 +170,7 @@ func TestExpiryWithInjectedClock(t *testing.T) {
 	expired = m.ScanNotActiveBrokers()
 	require.Len(t, expired, 1)
 	require.Equal(t, "a:1", expired[0].BrokerAddr)
-	require.Same(t, connA, expired[0].Conn)
+	require.Equal(t, []any{connA}, expired[0].Conns)
 
 	_, ok := m.TopicRoute("T")
 	require.False(t, ok)
@@ -213,21 +217,21 @@ func TestUnregisterBroker(t *testing.T) {
 	m.RegisterBroker(master("c1", "broker-b", "b:1", &connKey{2}, topics(1, topicCfg("T", 4, 6))))
 	m.RegisterBroker(BrokerRegistration{ClusterName: "c1", BrokerName: "broker-a", BrokerAddr: "a:2", BrokerID: 1, Conn: &connKey{3}})
 
-	m.UnregisterBroker("c1", "broker-a", "a:1", 0)
+	require.NoError(t, m.UnregisterBroker("c1", "broker-a", "a:1", 0, nil))
 	route, _ := m.TopicRoute("T")
 	require.Len(t, route.QueueDatas, 2, "broker-a still has its slave")
 	require.Equal(t, body.BrokerAddrs{1: "a:2"}, route.BrokerDatas[0].BrokerAddrs)
 
-	m.UnregisterBroker("c1", "broker-a", "a:2", 1)
+	require.NoError(t, m.UnregisterBroker("c1", "broker-a", "a:2", 1, nil))
 	route, _ = m.TopicRoute("T")
 	require.Len(t, route.QueueDatas, 1)
 	require.Equal(t, "broker-b", route.QueueDatas[0].BrokerName)
 	require.Equal(t, map[string][]string{"c1": {"broker-b"}}, m.ClusterInfo().ClusterAddrTable)
 
-	m.UnregisterBroker("c1", "broker-b", "b:1", 0)
+	require.NoError(t, m.UnregisterBroker("c1", "broker-b", "b:1", 0, nil))
 	require.Empty(t, m.ClusterInfo().ClusterAddrTable)
 	require.Empty(t, m.Topics())
-	m.UnregisterBroker("c1", "nobody", "x:1", 0) // unknown: no-op
+	require.NoError(t, m.UnregisterBroker("c1", "nobody", "x:1", 0, nil)) // unknown: no-op
 }
 
 func TestRoleSwitchKeepsOneIDPerAddress(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"sync"
@@ -27,8 +28,9 @@ type Options struct {
 	ScanNotActiveBrokerInterval time.Duration
 	// BrokerChannelExpiredTime is how long a broker stays without re-registering.
 	BrokerChannelExpiredTime time.Duration
-	// IdleTimeout closes connections silent this long (serverChannelMaxIdleTimeSeconds); 0 never.
-	IdleTimeout time.Duration
+	// Limits bound the connections of the name server's port: idle time
+	// (serverChannelMaxIdleTimeSeconds; 0 never), number, queued bytes (remoting.Limits).
+	Limits remoting.Limits
 	// OrderMessageEnable adds orderTopicConf (KV namespace ORDER_TOPIC_CONFIG) to routes.
 	OrderMessageEnable bool
 	// ReturnOrderTopicConfigToBroker answers REGISTER_BROKER with the ORDER_TOPIC_CONFIG table.
@@ -45,6 +47,23 @@ type Options struct {
 	DeleteTopicWithBrokerRegistration bool
 	// MaxConcurrentRequests bounds requests in flight; 0 means remoting's default.
 	MaxConcurrentRequests int
+	// MaxTopicsPerRegistration bounds the topics of one REGISTER_BROKER (registerBrokerMaxTopics);
+	// 0 means DefaultMaxTopicsPerRegistration.
+	MaxTopicsPerRegistration int
+	// MaxRegistrationBodyBytes bounds a REGISTER_BROKER body once inflated
+	// (registerBrokerMaxBodyBytes); 0 means DefaultMaxRegistrationBodyBytes.
+	MaxRegistrationBodyBytes int
+	// KVMaxValueBytes and KVMaxTotalBytes bound the KV store (kvConfigMaxValueBytes,
+	// kvConfigMaxTotalBytes); 0 takes KVOptions' defaults.
+	KVMaxValueBytes int
+	KVMaxTotalBytes int
+	// RegistrationAllowlist, when not empty, holds the only addresses REGISTER_BROKER,
+	// UNREGISTER_BROKER and QUERY_DATA_VERSION are taken from (brokerRegistrationAllowlist);
+	// AdminAllowlist the same for PUT_KV_CONFIG, DELETE_KV_CONFIG and DELETE_TOPIC_IN_NAMESRV
+	// (adminWriteAllowlist). Others are answered NO_PERMISSION. Empty, the default as in Apache
+	// RocketMQ, admits everyone.
+	RegistrationAllowlist []netip.Prefix
+	AdminAllowlist        []netip.Prefix
 	// Observe, if set, is called for every response written (request code, response code,
 	// latency); the caller wires it to the RPC metrics.
 	Observe func(code protocol.RequestCode, respCode protocol.ResponseCode, d time.Duration)
@@ -64,7 +83,7 @@ func DefaultOptions() Options {
 		KVConfigPath:                   filepath.Join(home, "namesrv", "kvConfig.json"),
 		ScanNotActiveBrokerInterval:    5 * time.Second,
 		BrokerChannelExpiredTime:       DefaultBrokerChannelExpiredTime,
-		IdleTimeout:                    120 * time.Second,
+		Limits:                         remoting.Limits{IdleTimeout: 120 * time.Second},
 		ReturnOrderTopicConfigToBroker: true,
 		EnableAllTopicList:             true,
 		EnableTopicList:                true,
@@ -104,7 +123,14 @@ func New(opts Options, lg *zap.Logger, reg prometheus.Registerer) (*Server, erro
 	if opts.KVConfigPath == "" {
 		return nil, errors.New("namesrv: KVConfigPath is empty")
 	}
-	kv, err := NewKVConfig(opts.KVConfigPath, lg)
+	if opts.MaxTopicsPerRegistration <= 0 {
+		opts.MaxTopicsPerRegistration = DefaultMaxTopicsPerRegistration
+	}
+	if opts.MaxRegistrationBodyBytes <= 0 {
+		opts.MaxRegistrationBodyBytes = DefaultMaxRegistrationBodyBytes
+	}
+	kv, err := NewKVConfig(KVOptions{Path: opts.KVConfigPath, MaxValueBytes: opts.KVMaxValueBytes,
+		MaxTotalBytes: opts.KVMaxTotalBytes}, lg)
 	if err != nil {
 		return nil, err
 	}
@@ -119,11 +145,12 @@ func New(opts Options, lg *zap.Logger, reg prometheus.Registerer) (*Server, erro
 		}),
 		stop: make(chan struct{}),
 	}
-	s.proc = &processor{opts: opts, lg: lg, routes: s.routes, kv: kv}
+	s.proc = &processor{opts: opts, lg: lg, warn: newLimitedLog(lg), conflicts: newLimitedLog(lg),
+		decodeSlots: make(chan struct{}, registrationDecodes), routes: s.routes, kv: kv}
 	s.srv = remoting.NewServer(remoting.ServerOptions{
 		Addr:                  opts.ListenAddr,
 		MaxConcurrentRequests: opts.MaxConcurrentRequests,
-		IdleTimeout:           opts.IdleTimeout,
+		Limits:                opts.Limits,
 		OnDisconnect:          s.onDisconnect,
 		Observe:               opts.Observe,
 		TLS:                   opts.TLS,
@@ -150,6 +177,18 @@ func (s *Server) registerMetrics(reg prometheus.Registerer) error {
 			Name: "rocketgo_namesrv_topics", Help: "Topics with a route on the name server.",
 			ConstLabels: s.opts.MetricLabels,
 		}, func() float64 { return float64(s.routes.TopicCount()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "rocketgo_namesrv_kv_file_writes_total", Help: "Times kvConfig.json has been written.",
+			ConstLabels: s.opts.MetricLabels,
+		}, func() float64 { return float64(s.kv.Writes()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "rocketgo_namesrv_connections", Help: "Open connections to the name server's port.",
+			ConstLabels: s.opts.MetricLabels,
+		}, func() float64 { return float64(s.srv.Connections()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "rocketgo_namesrv_queued_bytes", Help: "Bytes of answers waiting to be written, on all connections.",
+			ConstLabels: s.opts.MetricLabels,
+		}, func() float64 { return float64(s.srv.QueuedBytes()) }),
 	} {
 		if err := reg.Register(g); err != nil {
 			return fmt.Errorf("namesrv: register metrics: %w", err)
@@ -222,8 +261,10 @@ func (s *Server) scanLoop() {
 func (s *Server) ScanNotActiveBrokers() {
 	for _, e := range s.routes.ScanNotActiveBrokers() {
 		s.lg.Warn("broker expired", zap.String("brokerAddr", e.BrokerAddr), zap.Time("lastUpdate", e.LastUpdate))
-		if c, ok := e.Conn.(*remoting.Conn); ok && c != nil {
-			_ = c.Close()
+		for _, conn := range e.Conns {
+			if c, ok := conn.(*remoting.Conn); ok && c != nil {
+				_ = c.Close()
+			}
 		}
 	}
 }

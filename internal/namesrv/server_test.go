@@ -2,7 +2,9 @@ package namesrv
 
 import (
 	"hash/crc32"
+	"net"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -68,7 +70,7 @@ func registerRequest(b brokerID, w *body.TopicConfigSerializeWrapper, compressed
 		sum = *crc
 	}
 	return protocol.NewHeaderRequest(protocol.RegisterBroker, &protocol.RegisterBrokerRequestHeader{
-		BrokerName: b.name, BrokerAddr: b.addr, ClusterName: b.cluster, BrokerID: b.id, HaServerAddr: b.addr + "ha",
+		BrokerName: b.name, BrokerAddr: b.addr, ClusterName: b.cluster, BrokerID: b.id, HaServerAddr: haOf(b.addr),
 		Compressed: protocol.Some(compressed), BodyCrc32: protocol.Some(int32(sum)),
 	}, payload)
 }
@@ -214,7 +216,7 @@ func TestSlaveRegistrationOverTCP(t *testing.T) {
 	resp := remotingtest.Dial(t, s.addr).RoundTrip(registerRequest(slaveA, topics(1), false, nil))
 	requireCode(t, resp, protocol.Success)
 	require.Equal(t, "127.0.0.1:10911", resp.ExtFields.Get("masterAddr"))
-	require.Equal(t, "127.0.0.1:10911ha", resp.ExtFields.Get("haServerAddr"))
+	require.Equal(t, "127.0.0.1:10912", resp.ExtFields.Get("haServerAddr"))
 }
 
 func TestConnectionCloseRemovesBrokerOverTCP(t *testing.T) {
@@ -340,7 +342,7 @@ func TestKVRequestsAndOrderTopicConf(t *testing.T) {
 
 	// The store survives a restart of the name server.
 	requireCode(t, conn.RoundTrip(kvReq(protocol.PutKVConfig, "namespace", "ns", "key", "k", "value", "v")), protocol.Success)
-	kv, err := NewKVConfig(s.opts.KVConfigPath, nil)
+	kv, err := NewKVConfig(KVOptions{Path: s.opts.KVConfigPath}, nil)
 	require.NoError(t, err)
 	v, ok := kv.Get("ns", "k")
 	require.True(t, ok)
@@ -390,4 +392,11 @@ func TestServerLifecycle(t *testing.T) {
 	o.KVConfigPath = ""
 	_, err = New(o, nil, nil)
 	require.Error(t, err)
+}
+
+// haOf is the HA address of a test broker at addr: the next port.
+func haOf(addr string) string {
+	host, port, _ := net.SplitHostPort(addr)
+	p, _ := strconv.Atoi(port)
+	return net.JoinHostPort(host, strconv.Itoa(p+1))
 }

@@ -25,6 +25,7 @@ type connConfig struct {
 	writeTimeout time.Duration
 	dispatcher   *dispatcher
 	bufs         *buffers
+	limits       *connLimits // a server's flow control; nil for a client
 }
 
 // Conn is one remoting connection, on the server or the client side.
@@ -40,6 +41,12 @@ type Conn struct {
 	cancel context.CancelFunc
 	opaque atomic.Int32 // opaques of the requests this side sends
 	out    writeQueue
+
+	// Flow control (limits.go): the peer's requests being handled, whether the reader waits for
+	// the queue to drain, and the token that wakes it.
+	serving     atomic.Int32
+	readStopped atomic.Bool
+	flowWake    chan struct{}
 
 	mu struct {
 		sync.Mutex
@@ -64,7 +71,8 @@ func newConn(id uint64, nc net.Conn, cfg *connConfig) *Conn {
 	c := &Conn{id: id, nc: nc, cfg: cfg, remote: addrString(nc.RemoteAddr()), local: addrString(nc.LocalAddr())}
 	c.lg = cfg.lg.With(zap.Uint64("conn", id), zap.String("remote", c.remote))
 	c.ctx, c.cancel = context.WithCancel(context.Background())
-	c.out.init(cfg.bufs)
+	c.out.init(cfg.bufs, cfg.limits)
+	c.flowWake = make(chan struct{}, 1)
 	c.mu.calls.fire, c.mu.calls.sweep = c.contextDone, c.sweepDeadlines
 	return c
 }
@@ -79,8 +87,21 @@ func addrString(a net.Addr) string {
 // start runs the reader and the writer through tryGo; if the owner is closing, the connection is
 // shut down instead.
 func (c *Conn) start(tryGo func(func()) bool) {
-	if !tryGo(c.writeLoop) || !tryGo(c.readLoop) {
+	if !tryGo(c.guarded(c.writeLoop)) || !tryGo(c.guarded(c.readLoop)) {
 		c.shutdown(ErrConnClosed)
+	}
+}
+
+// guarded runs f; a panic (a bug) is logged and closes the connection instead of the process.
+func (c *Conn) guarded(f func()) func() {
+	return func() {
+		defer func() {
+			if r := recover(); r != nil {
+				c.lg.Error("connection goroutine panicked; closing the connection", zap.Any("panic", r), zap.Stack("stack"))
+				c.shutdown(fmt.Errorf("remoting: panic: %v", r))
+			}
+		}()
+		f()
 	}
 }
 
@@ -171,7 +192,7 @@ func (c *Conn) shutdown(cause error) {
 func (c *Conn) runHook(f func()) {
 	defer func() {
 		if r := recover(); r != nil {
-			c.lg.Error("OnClose hook panicked", zap.Any("panic", r), zap.Stack("stack"))
+			c.lg.Error("connection hook panicked", zap.Any("panic", r), zap.Stack("stack"))
 		}
 	}()
 	f()
@@ -182,24 +203,22 @@ func isClosedErr(err error) bool {
 }
 
 // readLoop reads frames until the connection fails. A broken frame closes
-// the connection. Frames are read into pooled buffers (see buffers).
+// the connection. Frames are read into pooled buffers (see buffers) that
+// grow as their bytes arrive (see readFrame).
 func (c *Conn) readLoop() {
 	br := bufio.NewReaderSize(c.nc, c.cfg.readBuffer)
 	var dec protocol.Decoder
-	var fb *frameBuf
-	alloc := func(n int) []byte {
-		fb = c.cfg.bufs.getFrame(n)
-		return fb.b
-	}
 	for {
+		if !c.waitToRead() {
+			return
+		}
 		if c.cfg.idleTimeout > 0 {
 			_ = c.nc.SetReadDeadline(time.Now().Add(c.cfg.idleTimeout))
 		}
-		fb = nil
-		frame, err := protocol.ReadFrameInto(br, c.cfg.maxFrame, alloc)
+		fb, err := readFrame(br, c.cfg.maxFrame, c.cfg.bufs)
 		if err == nil {
 			var cmd *protocol.Command
-			if cmd, err = dec.Decode(frame); err == nil {
+			if cmd, err = dec.Decode(fb.b); err == nil {
 				if cmd.Body == nil {
 					// Nothing refers to the frame: decoding copied every string.
 					c.cfg.bufs.putFrame(fb)
@@ -210,9 +229,27 @@ func (c *Conn) readLoop() {
 			}
 		}
 		c.cfg.bufs.putFrame(fb)
+		if c.owesAnswer(err, br) {
+			continue
+		}
 		c.readFailed(err)
 		return
 	}
+}
+
+// owesAnswer reports whether a read that failed with err leaves the connection open: the idle
+// deadline passed between two frames (nothing of the next one arrived) while this side still owes
+// the peer an answer, such as a held pull. A connection is idle when neither side has anything
+// pending, as Java's all-idle timer sees it; a frame that started arriving must still arrive in
+// full within the deadline.
+func (c *Conn) owesAnswer(err error, br *bufio.Reader) bool {
+	var ne net.Error
+	if !errors.As(err, &ne) || !ne.Timeout() || br.Buffered() > 0 {
+		return false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return !c.mu.closed && len(c.mu.inflight) > 0
 }
 
 func (c *Conn) readFailed(err error) {
@@ -259,7 +296,18 @@ func (c *Conn) answer(req inflight, opaque int32, resp *protocol.Command, reqBuf
 	resp.Opaque = opaque
 	resp.Flag |= protocol.FlagResponse
 	resp.SerializeType = req.serializeType
-	_ = c.out.push(outFrame{cmd: resp, reqCode: req.code, start: req.start, reqBuf: reqBuf})
+	_ = c.push(outFrame{cmd: resp, reqCode: req.code, start: req.start, reqBuf: reqBuf})
+}
+
+// push queues f for the writer. A frame that would take the queue past its limits closes the
+// connection: its peer is not reading what it asked for.
+func (c *Conn) push(f outFrame) error {
+	err := c.out.push(f)
+	if errors.Is(err, errQueueFull) {
+		c.lg.Warn("closing connection: too much queued for a peer that does not read", zap.Error(err))
+		c.shutdown(err)
+	}
+	return err
 }
 
 func requestInfo(req *protocol.Command, start time.Time) inflight {
@@ -461,7 +509,7 @@ func (c *Conn) Invoke(ctx context.Context, req *protocol.Command) (*protocol.Com
 		return nil, err
 	}
 	opaque := req.Opaque
-	if err := c.out.push(outFrame{cmd: req}); err != nil {
+	if err := c.push(outFrame{cmd: req}); err != nil {
 		c.takeCall(opaque)
 		return nil, err
 	}
@@ -501,7 +549,7 @@ func (c *Conn) invokeAsync(ctx context.Context, req *protocol.Command, cb func(*
 		return
 	}
 	opaque := req.Opaque
-	if err := c.out.push(outFrame{cmd: req}); err != nil {
+	if err := c.push(outFrame{cmd: req}); err != nil {
 		if c.takeCall(opaque) != nil {
 			k.finish(c, nil, err)
 		}
@@ -513,5 +561,5 @@ func (c *Conn) invokeAsync(ctx context.Context, req *protocol.Command, cb func(*
 func (c *Conn) InvokeOneway(req *protocol.Command) error {
 	prepareRequest(req, true)
 	req.Opaque = c.opaque.Add(1)
-	return c.out.push(outFrame{cmd: req})
+	return c.push(outFrame{cmd: req})
 }

@@ -73,7 +73,7 @@ func (d *dispatcher) add() bool {
 // caller's goroutine instead, so that a callback still runs exactly once.
 func (d *dispatcher) callback(cb func(*protocol.Command, error), resp *protocol.Command, err error) {
 	if !d.hand(job{cb: cb, resp: resp, err: err}, true) {
-		cb(resp, err)
+		d.runCallback(cb, resp, err)
 	}
 }
 
@@ -112,6 +112,7 @@ func (d *dispatcher) dispatch(c *Conn, req *protocol.Command, fb *frameBuf) {
 		return
 	}
 	c.beginRequest(req, start)
+	c.serving.Add(1)
 	// The reader calling us is counted in wg, so starting a worker cannot race the owner's Wait.
 	d.hand(job{c: c, h: h, req: req, buf: fb}, false)
 }
@@ -122,6 +123,8 @@ func (d *dispatcher) dispatch(c *Conn, req *protocol.Command, fb *frameBuf) {
 func (d *dispatcher) serve(c *Conn, h Handler, req *protocol.Command, fb *frameBuf) {
 	resp, panicked := d.call(c, h, req)
 	<-d.sem
+	c.serving.Add(-1)
+	c.flowChanged()
 	if resp == nil {
 		return // answered later through WriteResponse
 	}

@@ -25,6 +25,23 @@
 // returns nil keeps the whole request, and responses handed to callers are
 // never reused.
 //
+// Frames are read into buffers that grow as their bytes arrive: a frame
+// is checked (length, header length) before anything is allocated, and a
+// peer that announces 16 MiB and sends 8 bytes costs one 16 KiB step.
+//
+// # Limits
+//
+// ServerOptions.Limits bound what peers can make a server hold: an idle
+// deadline that covers each whole frame (a slowloris is closed), a
+// connection limit (new connections beyond it are closed at once), and
+// flow control per connection: while a connection's queued frames exceed
+// the high-water mark, or too many of its requests are being handled, its
+// reader stops until the queue is down to the low-water mark; a queue past
+// MaxQueuedBytes, or past its mark while all queues together exceed
+// MaxTotalQueuedBytes, closes its connection. Goroutines started for a
+// connection or a callback run under recover(): a panic is logged and
+// closes that connection, never the process.
+//
 // # Writing
 //
 // Each connection has one writer goroutine. It takes every queued frame at

@@ -26,9 +26,9 @@ type ServerOptions struct {
 	MaxConcurrentRequests int
 	// ReadBufferSize per connection. Default 16 KiB.
 	ReadBufferSize int
-	// IdleTimeout closes a connection that sends nothing for this long; 0
-	// never (Java's serverChannelMaxIdleTimeSeconds is 120 s).
-	IdleTimeout time.Duration
+	// Limits bound connections, their idle time and their queued bytes (see
+	// Limits; Java's serverChannelMaxIdleTimeSeconds is 120 s).
+	Limits
 	// WriteTimeout bounds one write; a peer that stops reading is closed.
 	// Default 30 s; negative means none.
 	WriteTimeout time.Duration
@@ -73,6 +73,7 @@ func (o *ServerOptions) setDefaults() {
 	if o.TLS.HandshakeTimeout <= 0 {
 		o.TLS.HandshakeTimeout = defaultHandshakeTimeout
 	}
+	o.Limits.setDefaults()
 }
 
 // Server accepts remoting connections and serves their requests.
@@ -84,6 +85,10 @@ type Server struct {
 	bufs *buffers
 	wg   sync.WaitGroup
 	ids  atomic.Uint64
+	// refused counts connections closed at the limit since the last log line, written at
+	// lastRefusalLog (unix nanoseconds).
+	refused        atomic.Int64
+	lastRefusalLog atomic.Int64
 
 	mu struct {
 		sync.Mutex
@@ -118,6 +123,7 @@ func NewServer(opts ServerOptions, lg *zap.Logger) *Server {
 		writeTimeout: writeTimeout,
 		dispatcher:   &s.disp,
 		bufs:         s.bufs,
+		limits:       newConnLimits(opts.Limits),
 	}
 	s.mu.conns = make(map[*Conn]struct{})
 	s.mu.detecting = make(map[net.Conn]struct{})
@@ -230,6 +236,10 @@ func (s *Server) acceptLoop(ln net.Listener) {
 			continue
 		}
 		backoff = 0
+		if !s.acceptLimit() {
+			_ = nc.Close()
+			continue
+		}
 		if s.opts.TLS.Mode == TLSDisabled {
 			s.serveConn(nc)
 		} else {
@@ -249,10 +259,21 @@ func (s *Server) detect(nc net.Conn) {
 	}
 	s.mu.detecting[nc] = struct{}{}
 	s.mu.Unlock()
-	if !s.disp.tryGo(func() { s.acceptTLS(nc) }) {
+	if !s.disp.tryGo(func() { s.acceptTLSGuarded(nc) }) {
 		s.doneDetecting(nc)
 		_ = nc.Close()
 	}
+}
+
+// acceptTLSGuarded is acceptTLS; a panic (a bug) is logged and closes nc.
+func (s *Server) acceptTLSGuarded(nc net.Conn) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.lg.Error("TLS detection panicked; closing the connection", zap.Any("panic", r), zap.Stack("stack"))
+			_ = nc.Close()
+		}
+	}()
+	s.acceptTLS(nc)
 }
 
 func (s *Server) doneDetecting(nc net.Conn) {
@@ -274,7 +295,7 @@ func (s *Server) serveConn(nc net.Conn) {
 
 	c.lg.Debug("connection accepted")
 	if s.opts.OnConnect != nil {
-		s.opts.OnConnect(c)
+		c.runHook(func() { s.opts.OnConnect(c) })
 	}
 	c.OnClose(func() {
 		s.mu.Lock()

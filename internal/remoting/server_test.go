@@ -350,7 +350,7 @@ func TestConnectionHooksAndValues(t *testing.T) {
 }
 
 func TestIdleTimeoutClosesConnection(t *testing.T) {
-	_, addr := startEcho(t, remoting.ServerOptions{IdleTimeout: 50 * time.Millisecond}, nil)
+	_, addr := startEcho(t, remoting.ServerOptions{Limits: remoting.Limits{IdleTimeout: 50 * time.Millisecond}}, nil)
 	raw := remotingtest.Dial(t, addr)
 	raw.ExpectClosed()
 }

@@ -1,6 +1,12 @@
 package remoting
 
-import "time"
+import (
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/rocketgo/rocketgo/pkg/protocol"
+)
 
 // Requests and callbacks run on workers: goroutines that outlive one job,
 // so that the stacks they grew are reused. Parked workers form a stack and
@@ -85,10 +91,20 @@ func (d *dispatcher) work(w *worker, j job) {
 // run runs one job.
 func (d *dispatcher) run(j job) {
 	if j.cb != nil {
-		j.cb(j.resp, j.err)
+		d.runCallback(j.cb, j.resp, j.err)
 		return
 	}
 	d.serve(j.c, j.h, j.req, j.buf)
+}
+
+// runCallback runs an async call's callback; a panic is logged, not a crash.
+func (d *dispatcher) runCallback(cb func(*protocol.Command, error), resp *protocol.Command, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			d.lg.Error("callback panicked", zap.Any("panic", r), zap.Stack("stack"))
+		}
+	}()
+	cb(resp, err)
 }
 
 // park puts w on the idle stack; false if the owner is closing.

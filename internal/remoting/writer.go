@@ -4,6 +4,7 @@ import (
 	"net"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -19,11 +20,15 @@ type outFrame struct {
 	start   time.Time
 	skip    bool      // not written: it could not be encoded
 	reqBuf  *frameBuf // the request's frame, recycled once cmd is written or dropped
+	size    int64     // counted in the queue's bytes until written or dropped (frameSize)
 }
 
 // writeQueue is a connection's outgoing frames; one writer drains it.
 type writeQueue struct {
 	bufs   *buffers
+	limits *connLimits // nil: unbounded (a client's connections)
+	// queued is the size of the frames queued or being written; changed under mu, read anywhere.
+	queued atomic.Int64
 	mu     sync.Mutex
 	frames []outFrame
 	closed bool
@@ -38,21 +43,28 @@ func (q *writeQueue) drop(f *outFrame) {
 	q.bufs.putFrame(f.reqBuf)
 }
 
-func (q *writeQueue) init(bufs *buffers) {
-	q.bufs = bufs
+func (q *writeQueue) init(bufs *buffers, limits *connLimits) {
+	q.bufs, q.limits = bufs, limits
 	q.wake = make(chan struct{}, 1)
 	q.done = make(chan struct{})
 }
 
-// push queues f, or drops it (dropFrame) and fails when the connection has
-// ended.
+// push queues f, or drops it and fails: ErrConnClosed when the connection
+// has ended, errQueueFull when f would take the queue past its limits.
 func (q *writeQueue) push(f outFrame) error {
+	f.size = frameSize(f.cmd)
 	q.mu.Lock()
-	if q.closed {
+	err := ErrConnClosed
+	if !q.closed {
+		err = q.limits.admit(q.queued.Load(), f.size)
+	}
+	if err != nil {
 		q.mu.Unlock()
 		q.drop(&f)
-		return ErrConnClosed
+		return err
 	}
+	q.queued.Add(f.size)
+	q.limits.add(f.size)
 	q.frames = append(q.frames, f)
 	q.mu.Unlock()
 	select {
@@ -69,6 +81,17 @@ func (q *writeQueue) take(spare []outFrame) []outFrame {
 	batch := q.frames
 	q.frames = spare[:0]
 	return batch
+}
+
+// written forgets n bytes that have been written or dropped.
+func (q *writeQueue) written(n int64) {
+	if n == 0 {
+		return
+	}
+	q.mu.Lock()
+	q.queued.Add(-n)
+	q.mu.Unlock()
+	q.limits.add(-n)
 }
 
 // close refuses further frames and wakes the writer, which releases what is
@@ -111,10 +134,14 @@ func (c *Conn) writeLoop() {
 			continue
 		}
 		err := c.writeBatch(&w, batch)
+		var n int64
 		for i := range batch {
+			n += batch[i].size
 			c.finishFrame(&batch[i], err == nil)
 			batch[i] = outFrame{}
 		}
+		c.out.written(n)
+		c.flowChanged()
 		spare = batch
 		if err != nil {
 			c.shutdown(err)
@@ -126,9 +153,12 @@ func (c *Conn) writeLoop() {
 
 func (c *Conn) dropQueued() {
 	batch := c.out.take(nil)
+	var n int64
 	for i := range batch {
+		n += batch[i].size
 		c.out.drop(&batch[i])
 	}
+	c.out.written(n)
 }
 
 // writeBatch encodes the headers of batch and writes them with the bodies

@@ -1,9 +1,11 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"go.uber.org/zap"
@@ -95,10 +97,22 @@ func (d *dispatcher) stop() {
 }
 
 // pass dispatches up to limit and logs the first failure of a run of them.
+// A failed record is not skipped: the next pass starts with it. A full disk
+// (a ConsumeQueue file or block could not be allocated) also asks the clean
+// service to measure the disk and free space now, as a failed CommitLog
+// segment creation does.
 func (d *dispatcher) pass(limit int64) {
 	err := d.dispatchUpTo(limit)
+	full := errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
+	if full {
+		d.s.clean.kick()
+	}
 	if err != nil && !d.failed {
-		d.s.lg.Error("dispatch failed; retrying", zap.Int64("offset", d.offset.Load()), zap.Error(err))
+		msg := "dispatch failed; retrying"
+		if full {
+			msg = "no disk space for a consume queue entry; dispatch resumes once space is freed"
+		}
+		d.s.lg.Error(msg, zap.Int64("offset", d.offset.Load()), zap.Error(err))
 	}
 	d.failed = err != nil
 }

@@ -24,6 +24,12 @@
 // from the ConsumeQueues. The checkpoint advances with every ConsumeQueue flush
 // that leaves the queues durable further, so a crash re-reads little.
 //
+// Many queues. ConsumeQueue files are sparse and grow as written; at most
+// MaxMappedConsumeQueueFiles of them are mapped at once (the rest closed,
+// their positions in memory); at Open they are read, not mapped, on several
+// goroutines; and a flush of many of them is one syncfs instead of an msync
+// each (queues.go, logics.go, docs/durability.md).
+//
 // Cleanup (clean.go). A clean service deletes expired CommitLog segments at
 // DeleteWhen hours or when the disk fills, forcibly past
 // DiskSpaceCleanForciblyRatio, then the ConsumeQueue and index files below the

@@ -57,12 +57,10 @@ func (s *Store) checkpointBehind(dispatched int64) bool {
 func (s *Store) flushLogics(least int) error {
 	dispatched, logicsTS := s.disp.offset.Load(), s.disp.lastTS.Load()
 	flushed, physTS := s.cl.FlushedOffset(), s.cl.FlushedStoreTimestamp()
+	qs := s.cqs.all()
+	errs := s.flushQueues(qs, least)
 	durable := dispatched
-	var errs []error
-	for _, q := range s.cqs.all() {
-		if err := q.Flush(least); err != nil && !errors.Is(err, mmapfile.ErrClosed) {
-			errs = append(errs, err)
-		}
+	for _, q := range qs {
 		durable = min(durable, q.DurableBelow(dispatched))
 	}
 	if least == 0 && s.idx != nil {
@@ -75,6 +73,42 @@ func (s *Store) flushLogics(least int) error {
 	}
 	cpErr := s.advanceCheckpoint(least == 0, durable, dispatched, logicsTS, flushed, physTS)
 	return errors.Join(append(errs, cpErr)...)
+}
+
+// flushQueues syncs the ConsumeQueues worth it (leastPages): each on its own
+// (msync of its entries, fsync of its new files and their directories) when
+// at most ConsumeQueueSyncFSMin need it, else all of them with one SyncFS of
+// their file system. Every msync and fsync is a device flush, so tens of
+// thousands of queues each with a new entry sync at the cost of one instead
+// of one each (or four, for a new queue). A queue closed with unflushed
+// entries can only be made durable by a SyncFS, so one makes the flush a
+// SyncFS.
+func (s *Store) flushQueues(qs []*cq, least int) []error {
+	var worth []*cq
+	syncFS := false
+	for _, q := range qs {
+		st := q.FlushState()
+		if !st.Dirty() {
+			continue
+		}
+		syncFS = syncFS || st.NeedsSyncFS()
+		if st.WorthFlushing(least, q.FileSize()) {
+			worth = append(worth, q)
+		}
+	}
+	if syncFS || len(worth) > s.opts.ConsumeQueueSyncFSMin {
+		if err := s.cqs.syncAll(qs); err != nil {
+			return []error{err}
+		}
+		return nil
+	}
+	var errs []error
+	for _, q := range worth {
+		if err := q.Flush(least); err != nil && !errors.Is(err, mmapfile.ErrClosed) {
+			errs = append(errs, err)
+		}
+	}
+	return errs
 }
 
 // advanceCheckpoint writes the checkpoint when an offset moved (always on a

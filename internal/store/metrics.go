@@ -44,6 +44,12 @@ func newMetrics(s *Store, reg prometheus.Registerer) (*metrics, error) {
 			func() float64 { return float64(s.cl.FlushedOffset()) }),
 		gauge("rocketgo_store_dispatch_behind_bytes", "CommitLog bytes not yet in the ConsumeQueues.",
 			func() float64 { return float64(s.disp.behind()) }),
+		gauge("rocketgo_store_consumequeue_mapped_files", "ConsumeQueue files open and mapped now.",
+			func() float64 { return float64(s.cqs.opts.Residency.Open()) }),
+		gauge("rocketgo_store_consumequeue_mapped_files_max", "Cap on mapped ConsumeQueue files (MaxMappedConsumeQueueFiles).",
+			func() float64 { return float64(s.cqs.opts.Residency.Max()) }),
+		counter("rocketgo_store_consumequeue_closed_total", "ConsumeQueues closed to make room under the cap.",
+			func() float64 { return float64(s.cqs.opts.Residency.Closed()) }),
 		gauge("rocketgo_store_writable", "1 while the store accepts puts.", func() float64 {
 			if s.IsWritable() {
 				return 1

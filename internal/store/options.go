@@ -46,6 +46,18 @@ type Options struct {
 	FlushConsumeQueueLeastPages       int           // 2
 	FlushConsumeQueueThoroughInterval time.Duration // 60 s; also how often the checkpoint is written
 
+	// MaxMappedConsumeQueueFiles caps the ConsumeQueue files open and mapped
+	// at once (one descriptor and one mapping each): queues not used lately
+	// are closed and mapped again when read or written. 0 means a quarter of
+	// the process's open file limit, between 256 and 16,384, which keeps a
+	// broker with any number of queues under the kernel's default
+	// vm.max_map_count (65,530). Not a Java option.
+	MaxMappedConsumeQueueFiles int
+	// ConsumeQueueSyncFSMin: when more ConsumeQueues than this have entries to
+	// flush at once, they are made durable with one syncfs of their file system
+	// instead of one msync each (default 16). Not a Java option.
+	ConsumeQueueSyncFSMin int
+
 	CheckCRCOnRecover bool // checkCRCOnRecover (default true)
 	// Preallocate creates the next CommitLog segment in the background
 	// (Java's AllocateMappedFileService; default true).
@@ -135,6 +147,7 @@ func DefaultOptions(root string) Options {
 		FlushIntervalConsumeQueue:         time.Second,
 		FlushConsumeQueueLeastPages:       2,
 		FlushConsumeQueueThoroughInterval: time.Minute,
+		ConsumeQueueSyncFSMin:             16,
 		CheckCRCOnRecover:                 true,
 		Preallocate:                       true,
 		DelayLevels:                       levels,
@@ -194,6 +207,8 @@ func (o Options) withDefaults() (Options, error) {
 	setDur(&o.FlushIntervalConsumeQueue, d.FlushIntervalConsumeQueue)
 	setInt(&o.FlushConsumeQueueLeastPages, d.FlushConsumeQueueLeastPages)
 	setDur(&o.FlushConsumeQueueThoroughInterval, d.FlushConsumeQueueThoroughInterval)
+	setInt(&o.ConsumeQueueSyncFSMin, d.ConsumeQueueSyncFSMin)
+	setInt(&o.MaxMappedConsumeQueueFiles, mmapfile.DefaultMappedFiles())
 	setInt(&o.MaxTransferBytesOnMessageInMemory, d.MaxTransferBytesOnMessageInMemory)
 	setInt(&o.MaxTransferCountOnMessageInMemory, d.MaxTransferCountOnMessageInMemory)
 	setInt(&o.MaxTransferBytesOnMessageInDisk, d.MaxTransferBytesOnMessageInDisk)

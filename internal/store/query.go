@@ -9,6 +9,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/store/commitlog"
 	"github.com/rocketgo/rocketgo/internal/store/mmapfile"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+	"github.com/rocketgo/rocketgo/pkg/protocol/names"
 )
 
 // MaxOffsetInQueue is the queue offset the next message of a topic queue gets
@@ -169,8 +170,13 @@ func matchingRecord(f *mmapfile.MappedFile, off int64, topic, key string) []byte
 
 // DeleteTopic removes a topic's ConsumeQueues and forgets its queue offsets.
 // Its records stay in the CommitLog until they expire; a tombstone (see
-// tombstones) keeps them from being dispatched again, after a crash too.
+// tombstones) keeps them from being dispatched again, after a crash too. A
+// name that is not a valid topic is refused: the topic's directory is
+// consumequeue/<topic>, so a name such as ".." or "" must never reach it.
 func (s *Store) DeleteTopic(topic string) error {
+	if err := names.Topic(topic); err != nil {
+		return fmt.Errorf("store: delete topic %s: %w", names.Quote(topic), err)
+	}
 	if err := s.deleted.add(topic, s.cl.MaxOffset()); err != nil {
 		return fmt.Errorf("store: delete topic %s: %w", topic, err)
 	}

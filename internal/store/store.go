@@ -115,8 +115,9 @@ func (s *Store) open() error {
 	}
 	s.cqs = newQueueTable(o.consumeQueueDir(), consumequeue.Options{
 		EntriesPerFile: o.CQEntriesPerFile, FS: o.FS, Logger: s.lg.Named("consumequeue"),
+		Residency: consumequeue.NewResidency(o.MaxMappedConsumeQueueFiles),
 	}, s.lg)
-	if err := s.cqs.load(clean); err != nil {
+	if err := s.cqs.load(clean, s.cl.MinOffset()); err != nil {
 		return err
 	}
 	switch {

@@ -334,6 +334,16 @@ func TestDeleteTopic(t *testing.T) {
 	r := mustPut(t, s, storetest.Msg("Drop", 0, nil, nil))
 	require.Zero(t, r.QueueOffset, "a deleted topic starts again at 0")
 	require.EqualValues(t, 300, s.MaxOffsetInQueue("Keep", 0))
+
+	// Names that are not topics never reach the file system: the store and what is beside it stay.
+	for _, bad := range []string{"", "..", "../..", "../../victim", "Keep/../..", "."} {
+		require.Error(t, s.DeleteTopic(bad), "%q", bad)
+	}
+	for _, p := range []string{"commitlog", "consumequeue/Keep"} {
+		_, err := os.Stat(filepath.Join(o.RootDir, p))
+		require.NoError(t, err, p)
+	}
+	require.EqualValues(t, 300, s.MaxOffsetInQueue("Keep", 0))
 }
 
 func TestQueryMessageByKey(t *testing.T) {
@@ -406,6 +416,7 @@ func TestRuntimeInfoAndMetrics(t *testing.T) {
 	}
 	require.True(t, names["rocketgo_store_put_messages_total"])
 	require.True(t, names["rocketgo_store_commitlog_flush_seconds"])
+	require.True(t, names["rocketgo_store_consumequeue_mapped_files"])
 	require.NoError(t, s.Close())
 	// Closing unregisters, so a reopened store can use the same registry.
 	s2, err := store.Open(o, zaptest.NewLogger(t), reg)

@@ -99,6 +99,37 @@ func CreateAllocated(fsys FS, path string, size int64) (File, error) {
 	return f, nil
 }
 
+// CreateSparse creates path with size bytes of which only [0, alloc) has
+// disk blocks (Allocate): the rest is a hole that reads as zeros and takes no
+// space until the owner allocates it, before it writes there through a
+// mapping. The file is made as path.tmp, sized (ftruncate), allocated and
+// renamed to path, so path never names a file of another size. Nothing is
+// synced: the file and its name become durable with the next SyncFS, or with
+// an fsync of the file and of its directory. On error nothing is left behind;
+// a full disk is ENOSPC here.
+func CreateSparse(fsys FS, path string, size, alloc int64) (File, error) {
+	tmp := path + TempSuffix
+	f, err := fsys.Create(tmp)
+	if err != nil {
+		return nil, fmt.Errorf("vfs: create %s: %w", tmp, err)
+	}
+	fail := func(op string, err error) (File, error) {
+		f.Close()
+		_ = fsys.Remove(tmp)
+		return nil, fmt.Errorf("vfs: %s %s: %w", op, tmp, err)
+	}
+	if err := f.Truncate(size); err != nil {
+		return fail("truncate", err)
+	}
+	if err := Allocate(f, 0, min(alloc, size)); err != nil {
+		return fail("allocate", err)
+	}
+	if err := fsys.Rename(tmp, path); err != nil {
+		return fail("rename", err)
+	}
+	return f, nil
+}
+
 // Allocate gives f blocks for [from, size): by fallocate, or where the file
 // system cannot, by writing zeros over [from, size) (the bytes before from are
 // kept).
@@ -124,7 +155,14 @@ func Allocate(f File, from, size int64) error {
 // MkdirAll creates dir and any missing parents, fsyncing the parent of each
 // directory it creates so that the new entries survive a power loss. An
 // existing directory is left alone.
-func MkdirAll(fsys FS, dir string) error {
+func MkdirAll(fsys FS, dir string) error { return mkdirAll(fsys, dir, true) }
+
+// MkdirAllNoSync is MkdirAll without the directory fsyncs: the new
+// directories become durable with the next SyncFS (or an fsync of each
+// parent). For owners that make many directories and sync them together.
+func MkdirAllNoSync(fsys FS, dir string) error { return mkdirAll(fsys, dir, false) }
+
+func mkdirAll(fsys FS, dir string, sync bool) error {
 	st, err := fsys.Stat(dir)
 	if err == nil {
 		if !st.IsDir() {
@@ -137,12 +175,15 @@ func MkdirAll(fsys FS, dir string) error {
 	}
 	parent := filepath.Dir(dir)
 	if parent != dir {
-		if err := MkdirAll(fsys, parent); err != nil {
+		if err := mkdirAll(fsys, parent, sync); err != nil {
 			return err
 		}
 	}
 	if err := fsys.Mkdir(dir); err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("vfs: mkdir %s: %w", dir, err)
+	}
+	if !sync {
+		return nil
 	}
 	return fsys.SyncDir(parent)
 }

@@ -72,6 +72,21 @@ type File interface {
 	// Map maps the file's first size bytes shared and read-write. The mapping
 	// stays valid after the file is closed, until Unmap.
 	Map(size int64) (Mapping, error)
+	// PunchHole gives back the blocks of [off, off+n): the range reads as
+	// zeros and takes no disk space; the size is unchanged. It reports
+	// ErrUnsupported where the file system cannot.
+	PunchHole(off, n int64) error
+	// NextData returns the first range [start, end) at or after off that may
+	// hold data (lseek SEEK_DATA, then SEEK_HOLE): holes before start read as
+	// zeros. It returns io.EOF when nothing but holes follows off, and
+	// ErrUnsupported where the file system cannot tell (then every byte may
+	// be data). It moves the offset Read and Write use.
+	NextData(off int64) (start, end int64, err error)
+	// SyncFS makes everything written to the file system holding the file
+	// durable: every file's data and metadata and every directory (syncfs).
+	// It reports a writeback error of any file of that file system that
+	// happened since this File was opened.
+	SyncFS() error
 }
 
 // Mapping is a shared, read-write memory map of a file.

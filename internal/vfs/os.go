@@ -74,6 +74,10 @@ type osFile struct{ *os.File }
 
 func (f osFile) Allocate(off, n int64) error  { return fallocate(f.File, off, n) }
 func (f osFile) ZeroRange(off, n int64) error { return zeroRange(f.File, off, n) }
+func (f osFile) PunchHole(off, n int64) error { return punchHole(f.File, off, n) }
+func (f osFile) SyncFS() error                { return syncFS(f.File) }
+
+func (f osFile) NextData(off int64) (start, end int64, err error) { return nextData(f.File, off) }
 
 func (f osFile) Map(size int64) (Mapping, error) {
 	b, err := mmap(f.File, size)

@@ -4,6 +4,7 @@ package vfs
 
 import (
 	"errors"
+	"io"
 	"os"
 
 	"golang.org/x/sys/unix"
@@ -49,6 +50,38 @@ func zeroRange(f *os.File, off, n int64) error {
 		return err
 	}
 	return unix.Fallocate(fd, unix.FALLOC_FL_KEEP_SIZE, off, n)
+}
+
+// punchHole deallocates [off, off+n), keeping the size.
+func punchHole(f *os.File, off, n int64) error {
+	return unsupported(unix.Fallocate(int(f.Fd()), unix.FALLOC_FL_PUNCH_HOLE|unix.FALLOC_FL_KEEP_SIZE, off, n))
+}
+
+// syncFS is syncfs(2) on the file system holding f.
+func syncFS(f *os.File) error {
+	for {
+		err := unix.Syncfs(int(f.Fd()))
+		if err != unix.EINTR {
+			return err
+		}
+	}
+}
+
+// nextData finds the data range at or after off with SEEK_DATA and SEEK_HOLE.
+func nextData(f *os.File, off int64) (start, end int64, err error) {
+	fd := int(f.Fd())
+	start, err = unix.Seek(fd, off, unix.SEEK_DATA)
+	if errors.Is(err, unix.ENXIO) {
+		return 0, 0, io.EOF
+	}
+	if err != nil {
+		return 0, 0, unsupported(err)
+	}
+	end, err = unix.Seek(fd, start, unix.SEEK_HOLE)
+	if err != nil {
+		return 0, 0, unsupported(err)
+	}
+	return start, end, nil
 }
 
 // diskUsage returns df's view of the file system holding path: used blocks

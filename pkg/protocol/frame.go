@@ -41,35 +41,14 @@ func ReadFrame(r *bufio.Reader, maxFrame int) ([]byte, error) {
 // length n the payload is read into (a pooled buffer, say). A nil alloc
 // allocates.
 func ReadFrameInto(r *bufio.Reader, maxFrame int, alloc func(n int) []byte) ([]byte, error) {
-	if maxFrame <= 0 {
-		maxFrame = MaxFrameSize
-	}
-	lenBuf, err := r.Peek(4)
-	if len(lenBuf) < 4 {
-		if len(lenBuf) == 0 && err == io.EOF {
-			return nil, io.EOF
-		}
-		return nil, noEOF(err)
-	}
-	length := int64(int32(binary.BigEndian.Uint32(lenBuf)))
-	if length < 4 {
-		return nil, fmt.Errorf("%w: length %d", ErrFrameTooShort, length)
-	}
-	if length+4 > int64(maxFrame) {
-		return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrFrameTooLarge, length+4, maxFrame)
-	}
-	// Check the header length before allocating the body.
-	head, err := r.Peek(8)
-	if len(head) < 8 {
-		return nil, noEOF(err)
-	}
-	if hl := int64(binary.BigEndian.Uint32(head[4:]) & maxHeaderLen); hl > length-4 {
-		return nil, fmt.Errorf("%w: header %d, frame %d", ErrHeaderTooLong, hl, length)
+	length, err := PeekFrameLength(r, maxFrame)
+	if err != nil {
+		return nil, err
 	}
 	_, _ = r.Discard(4)
 	var frame []byte
 	if alloc != nil {
-		frame = alloc(int(length))
+		frame = alloc(length)
 	} else {
 		frame = make([]byte, length)
 	}
@@ -77,6 +56,40 @@ func ReadFrameInto(r *bufio.Reader, maxFrame int, alloc func(n int) []byte) ([]b
 		return nil, noEOF(err)
 	}
 	return frame, nil
+}
+
+// PeekFrameLength checks the first 8 bytes of the next frame in r (the length field and the
+// header length word) without consuming them, and returns the payload length: the bytes after the
+// length field. The errors are ReadFrame's. A reader that grows its buffer as the payload arrives
+// (rather than allocating the declared length up front) discards the 4-byte length field, then
+// reads that many bytes.
+func PeekFrameLength(r *bufio.Reader, maxFrame int) (int, error) {
+	if maxFrame <= 0 {
+		maxFrame = MaxFrameSize
+	}
+	lenBuf, err := r.Peek(4)
+	if len(lenBuf) < 4 {
+		if len(lenBuf) == 0 && err == io.EOF {
+			return 0, io.EOF
+		}
+		return 0, noEOF(err)
+	}
+	length := int64(int32(binary.BigEndian.Uint32(lenBuf)))
+	if length < 4 {
+		return 0, fmt.Errorf("%w: length %d", ErrFrameTooShort, length)
+	}
+	if length+4 > int64(maxFrame) {
+		return 0, fmt.Errorf("%w: %d bytes, limit %d", ErrFrameTooLarge, length+4, maxFrame)
+	}
+	// Check the header length before anything is allocated for the body.
+	head, err := r.Peek(8)
+	if len(head) < 8 {
+		return 0, noEOF(err)
+	}
+	if hl := int64(binary.BigEndian.Uint32(head[4:]) & maxHeaderLen); hl > length-4 {
+		return 0, fmt.Errorf("%w: header %d, frame %d", ErrHeaderTooLong, hl, length)
+	}
+	return int(length), nil
 }
 
 func noEOF(err error) error {

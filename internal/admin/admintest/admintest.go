@@ -195,12 +195,35 @@ func Heartbeat(t testing.TB, b *brokertest.Broker, clientID, group string, subs 
 	return conn
 }
 
-// CommitOffset stores group's consumer offset of one queue on b (UPDATE_CONSUMER_OFFSET).
+// CommitOffset stores group's consumer offset of one queue on b (UPDATE_CONSUMER_OFFSET). The
+// broker takes offsets only for groups and topics it has: a missing group is created with
+// defaults, a missing topic with queueID+1 queues.
 func CommitOffset(t testing.TB, b *brokertest.Broker, group, topic string, queueID int32, offset int64) {
 	t.Helper()
+	conn := b.Dial(t)
+	ensureGroupAndTopic(t, conn, group, topic, int(queueID)+1)
 	req := protocol.NewHeaderRequest(protocol.UpdateConsumerOffset, &protocol.UpdateConsumerOffsetRequestHeader{
 		ConsumerGroup: group, Topic: topic, QueueID: queueID, CommitOffset: offset,
 	}, nil)
-	resp := b.Dial(t).Call(req)
+	resp := conn.Call(req)
 	require.Equal(t, protocol.Success, resp.ResponseCode(), resp.Remark)
+}
+
+// ensureGroupAndTopic creates group and topic on the broker conn talks to unless it has them.
+func ensureGroupAndTopic(t testing.TB, conn *brokertest.Conn, group, topic string, queues int) {
+	t.Helper()
+	var groups body.SubscriptionGroupWrapper
+	require.NoError(t, body.Unmarshal(conn.Call(protocol.NewRequest(protocol.GetAllSubscriptionGroupConfig, nil, nil)).Body, &groups))
+	if _, ok := groups.SubscriptionGroupTable[group]; !ok {
+		data, err := body.Marshal(body.NewSubscriptionGroupConfig(group))
+		require.NoError(t, err)
+		resp := conn.Call(protocol.NewRequest(protocol.UpdateAndCreateSubscriptionGroup, nil, data))
+		require.Equal(t, protocol.Success, resp.ResponseCode(), resp.Remark)
+	}
+	var topics body.TopicConfigSerializeWrapper
+	require.NoError(t, body.Unmarshal(conn.Call(protocol.NewRequest(protocol.GetAllTopicConfig, nil, nil)).Body, &topics))
+	if _, ok := topics.TopicConfigTable[topic]; !ok {
+		resp := conn.Call(brokertest.CreateTopicRequest(topic, queues))
+		require.Equal(t, protocol.Success, resp.ResponseCode(), resp.Remark)
+	}
 }

@@ -42,6 +42,10 @@ func (s *Service) End(r transaction.EndRequest) error {
 	if err == nil {
 		return nil
 	}
+	var oe *outcome.Error
+	if errors.As(err, &oe) {
+		return oe // a refusal of the request's own check (MayWrite)
+	}
 	var pe *transaction.CommitPutError
 	if errors.As(err, &pe) {
 		return &outcome.Error{Kind: policy.CommitPutKind(pe.Result.Status), Remark: err.Error()}

@@ -11,6 +11,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker/outcome"
 	"github.com/rocketgo/rocketgo/internal/broker/subscription"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/names"
 )
 
 // Groups holds the consumer group configs.
@@ -61,6 +62,12 @@ func (s *Service) Update(cfg body.SubscriptionGroupConfig, from string) error {
 	if err := s.Writable(); err != nil {
 		return err
 	}
+	if cfg.GroupName == "" {
+		return outcome.Errorf(outcome.SystemError, "the SubscriptionGroupConfig body has no groupName")
+	}
+	if err := names.Group(cfg.GroupName); err != nil {
+		return outcome.Errorf(outcome.SystemError, "%v", err)
+	}
 	if err := s.groups.Put(cfg); err != nil {
 		if errors.Is(err, subscription.ErrEmptyGroupName) {
 			return outcome.Errorf(outcome.SystemError, "the SubscriptionGroupConfig body has no groupName")
@@ -76,6 +83,9 @@ func (s *Service) Update(cfg body.SubscriptionGroupConfig, from string) error {
 func (s *Service) Delete(group string, removeOffsets bool, from string) error {
 	if err := s.Writable(); err != nil {
 		return err
+	}
+	if err := names.Group(group); err != nil {
+		return outcome.Errorf(outcome.SystemError, "%v", err)
 	}
 	existed, err := s.groups.Delete(group)
 	if err != nil {

@@ -69,6 +69,10 @@ func TestUpdateRefusals(t *testing.T) {
 		s.Update(body.SubscriptionGroupConfig{}, ""))
 	groups.putErr = errors.New("disk full")
 	require.EqualError(t, s.Update(body.NewSubscriptionGroupConfig("G"), ""), "disk full")
+	bad := outcome.Errorf(outcome.SystemError, `The specified group "../G" contains illegal characters, allowing only ^[%%|a-zA-Z0-9_-]+$`)
+	require.Equal(t, bad, s.Update(body.NewSubscriptionGroupConfig("../G"), ""))
+	require.Equal(t, bad, s.Delete("../G", true, ""))
+	require.Empty(t, groups.cfgs)
 }
 
 func TestSlaveRefuses(t *testing.T) {

@@ -3,26 +3,46 @@
 // connection removes them, and when a consumer group changes its remaining members are told to
 // rebalance, unless the group turned that off. Telling a client is per protocol: the Notifier the
 // adapter supplies does it.
+//
+// A heartbeat is checked before anything of it is kept: its client id, groups and topics must be
+// valid names, and it may create at most MaxNewGroupsPerRequest groups (and their retry topics),
+// which are written to the config files at once and are durable when it is answered.
 package membership
 
 import (
+	"errors"
+
 	"go.uber.org/zap"
 
 	"github.com/rocketgo/rocketgo/internal/broker/client"
 	"github.com/rocketgo/rocketgo/internal/broker/outcome"
+	"github.com/rocketgo/rocketgo/internal/broker/subscription"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/names"
 	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
-// Groups finds (or auto-creates) consumer groups.
+// Groups finds (or auto-creates) consumer groups: many at once for a heartbeat, for its
+// connection (whose creations are counted), with one write of the file.
 type Groups interface {
-	FindOrCreate(group string) (body.SubscriptionGroupConfig, bool)
+	Missing(groups []string) []string
+	FindOrCreateMany(owner uint64, groups []string) (map[string]body.SubscriptionGroupConfig, error)
 	Get(group string) (body.SubscriptionGroupConfig, bool)
 }
 
-// Topics creates retry topics.
+// Topics creates retry topics, many at once with one write of the file.
 type Topics interface {
-	CreateTopicInSendMessageBack(topic string, queueNums, perm, sysFlag int) body.TopicConfig
+	CreateAllIfAbsent(tcs []body.TopicConfig, why string) error
+}
+
+// DefaultMaxNewGroupsPerRequest is maxNewGroupsPerRequest's default.
+const DefaultMaxNewGroupsPerRequest = 100
+
+// Options are the broker settings membership depends on.
+type Options struct {
+	// MaxNewGroupsPerRequest bounds the consumer groups one heartbeat may create; 0 is
+	// DefaultMaxNewGroupsPerRequest.
+	MaxNewGroupsPerRequest int
 }
 
 // Consumers holds the consumer groups' members.
@@ -56,26 +76,39 @@ type Deps struct {
 
 // Service keeps the groups' membership.
 type Service struct {
+	opts Options
 	Deps
 	lg *zap.Logger
 }
 
 // New returns a Service.
-func New(deps Deps, lg *zap.Logger) *Service {
+func New(opts Options, deps Deps, lg *zap.Logger) *Service {
+	if opts.MaxNewGroupsPerRequest <= 0 {
+		opts.MaxNewGroupsPerRequest = DefaultMaxNewGroupsPerRequest
+	}
 	if lg == nil {
 		lg = zap.NewNop()
 	}
-	return &Service{Deps: deps, lg: lg}
+	return &Service{opts: opts, Deps: deps, lg: lg}
 }
 
-// Heartbeat registers the client on ch in the groups its heartbeat names, creating each consumer
-// group's retry topic.
-func (s *Service) Heartbeat(ch client.ClientChannel, hb body.HeartbeatData) {
+// Heartbeat registers the client on ch in the groups its heartbeat names, creating the consumer
+// groups it may (and their retry topics) in one write of each config file. A heartbeat with a
+// name that is not valid, or naming more new groups than one request or its connection may
+// create, is refused (SystemError saying what) and changes nothing.
+func (s *Service) Heartbeat(ch client.ClientChannel, hb body.HeartbeatData) error {
+	groups, err := checkHeartbeat(&hb)
+	if err != nil {
+		return err
+	}
+	if missing := s.Groups.Missing(groups); len(missing) > s.opts.MaxNewGroupsPerRequest {
+		return outcome.Errorf(outcome.SystemError, "the heartbeat names %d consumer groups this broker does not have; one request may "+
+			"create at most %d (maxNewGroupsPerRequest)", len(missing), s.opts.MaxNewGroupsPerRequest)
+	}
+	if err := s.createGroups(ch.Channel.ID(), groups); err != nil {
+		return err
+	}
 	for _, cd := range hb.ConsumerDataSet {
-		if cfg, ok := s.Groups.FindOrCreate(cd.GroupName); ok {
-			perm := body.PermRead | body.PermWrite
-			s.Topics.CreateTopicInSendMessageBack(systopic.Retry(cd.GroupName), cfg.RetryQueueNums, perm, 0)
-		}
 		if s.Consumers.Register(cd.GroupName, ch, cd) {
 			s.lg.Info("consumer group changed", zap.String("group", cd.GroupName), zap.String("client", hb.ClientID))
 		}
@@ -83,6 +116,62 @@ func (s *Service) Heartbeat(ch client.ClientChannel, hb body.HeartbeatData) {
 	for _, pd := range hb.ProducerDataSet {
 		s.Producers.Register(pd.GroupName, ch)
 	}
+	return nil
+}
+
+// checkHeartbeat checks every name of a heartbeat and returns its consumer groups, once each.
+func checkHeartbeat(hb *body.HeartbeatData) ([]string, error) {
+	if err := names.ClientID(hb.ClientID); err != nil {
+		return nil, outcome.Errorf(outcome.SystemError, "bad heartbeat: %v", err)
+	}
+	var groups []string
+	seen := make(map[string]bool, len(hb.ConsumerDataSet))
+	for _, cd := range hb.ConsumerDataSet {
+		if err := names.Group(cd.GroupName); err != nil {
+			return nil, outcome.Errorf(outcome.SystemError, "bad heartbeat: consumer group: %v", err)
+		}
+		for _, sd := range cd.SubscriptionDataSet {
+			if err := names.Topic(sd.Topic); err != nil {
+				return nil, outcome.Errorf(outcome.SystemError, "bad heartbeat: group %s subscribes to %s: %v", cd.GroupName,
+					names.Quote(sd.Topic), err)
+			}
+		}
+		if !seen[cd.GroupName] {
+			seen[cd.GroupName] = true
+			groups = append(groups, cd.GroupName)
+		}
+	}
+	for _, pd := range hb.ProducerDataSet {
+		if err := names.Group(pd.GroupName); err != nil {
+			return nil, outcome.Errorf(outcome.SystemError, "bad heartbeat: producer group: %v", err)
+		}
+	}
+	return groups, nil
+}
+
+// createGroups finds or creates the heartbeat's consumer groups for the connection owner, and
+// their retry topics, each file written once.
+func (s *Service) createGroups(owner uint64, groups []string) error {
+	found, err := s.Groups.FindOrCreateMany(owner, groups)
+	var qe *subscription.QuotaError
+	if errors.As(err, &qe) {
+		return outcome.Errorf(outcome.SystemError, "the heartbeat's new consumer groups are refused: %v", qe.Err)
+	}
+	if err != nil {
+		return outcome.Errorf(outcome.SystemError, "creating the heartbeat's consumer groups: %v", err)
+	}
+	retry := make([]body.TopicConfig, 0, len(found))
+	for _, g := range groups {
+		if cfg, ok := found[g]; ok {
+			tc := body.NewTopicConfig(systopic.Retry(g))
+			tc.ReadQueueNums, tc.WriteQueueNums, tc.Perm = cfg.RetryQueueNums, cfg.RetryQueueNums, body.PermRead|body.PermWrite
+			retry = append(retry, tc)
+		}
+	}
+	if err := s.Topics.CreateAllIfAbsent(retry, "heartbeat"); err != nil {
+		return outcome.Errorf(outcome.SystemError, "creating the heartbeat's retry topics: %v", err)
+	}
+	return nil
 }
 
 // Unregister removes the client on connection chID from a producer group and a consumer group;

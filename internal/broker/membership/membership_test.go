@@ -2,30 +2,63 @@ package membership
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/rocketgo/rocketgo/internal/broker/client"
 	"github.com/rocketgo/rocketgo/internal/broker/outcome"
+	"github.com/rocketgo/rocketgo/internal/broker/subscription"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 )
 
-type fakeGroups map[string]body.SubscriptionGroupConfig
+// fakeGroups has the groups in it and creates none; asked records FindOrCreateMany's calls.
+type fakeGroups struct {
+	cfgs  map[string]body.SubscriptionGroupConfig
+	asked []uint64
+	err   error
+}
 
-func (f fakeGroups) FindOrCreate(g string) (body.SubscriptionGroupConfig, bool) {
-	c, ok := f[g]
+func (f *fakeGroups) Missing(groups []string) []string {
+	var out []string
+	for _, g := range groups {
+		if _, ok := f.cfgs[g]; !ok {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+func (f *fakeGroups) FindOrCreateMany(owner uint64, groups []string) (map[string]body.SubscriptionGroupConfig, error) {
+	f.asked = append(f.asked, owner)
+	found := map[string]body.SubscriptionGroupConfig{}
+	for _, g := range groups {
+		if c, ok := f.cfgs[g]; ok {
+			found[g] = c
+		}
+	}
+	return found, f.err
+}
+
+func (f *fakeGroups) Get(g string) (body.SubscriptionGroupConfig, bool) {
+	c, ok := f.cfgs[g]
 	return c, ok
 }
 
-func (f fakeGroups) Get(g string) (body.SubscriptionGroupConfig, bool) { return f.FindOrCreate(g) }
+// fakeTopics records created topics' queue counts, and the number of calls.
+type fakeTopics struct {
+	queues map[string]int
+	calls  int
+}
 
-type fakeTopics map[string]int
-
-func (f fakeTopics) CreateTopicInSendMessageBack(topic string, queues, _, _ int) body.TopicConfig {
-	f[topic] = queues
-	return body.TopicConfig{}
+func (f *fakeTopics) CreateAllIfAbsent(tcs []body.TopicConfig, _ string) error {
+	f.calls++
+	for _, tc := range tcs {
+		f.queues[tc.TopicName] = tc.WriteQueueNums
+	}
+	return nil
 }
 
 // members records registrations as "group/client" and removals as "-group/chID".
@@ -72,8 +105,8 @@ func (n *notifier) NotifyConsumerIDsChanged(ch client.Channel, group string) err
 
 type env struct {
 	svc       *Service
-	groups    fakeGroups
-	topics    fakeTopics
+	groups    *fakeGroups
+	topics    *fakeTopics
 	consumers *members
 	producers *producers
 	notifier  *notifier
@@ -82,10 +115,11 @@ type env struct {
 func newEnv() *env {
 	g := body.NewSubscriptionGroupConfig("CG")
 	g.RetryQueueNums = 3
-	e := &env{groups: fakeGroups{"CG": g}, topics: fakeTopics{}, consumers: &members{ids: map[string][]string{}},
+	e := &env{groups: &fakeGroups{cfgs: map[string]body.SubscriptionGroupConfig{"CG": g}},
+		topics: &fakeTopics{queues: map[string]int{}}, consumers: &members{ids: map[string][]string{}},
 		producers: &producers{}, notifier: &notifier{}}
-	e.svc = New(Deps{Groups: e.groups, Topics: e.topics, Consumers: e.consumers, Producers: e.producers,
-		Notifier: e.notifier}, nil)
+	e.svc = New(Options{MaxNewGroupsPerRequest: 3}, Deps{Groups: e.groups, Topics: e.topics, Consumers: e.consumers,
+		Producers: e.producers, Notifier: e.notifier}, nil)
 	return e
 }
 
@@ -93,12 +127,56 @@ func TestHeartbeat(t *testing.T) {
 	e := newEnv()
 	e.consumers.changed = true
 	ch := client.ClientChannel{Channel: channel{1}, ClientID: "c1"}
-	e.svc.Heartbeat(ch, body.HeartbeatData{ClientID: "c1",
-		ConsumerDataSet: []body.ConsumerData{{GroupName: "CG"}, {GroupName: "Unknown"}},
-		ProducerDataSet: []body.ProducerData{{GroupName: "PG"}}})
-	require.Equal(t, []string{"CG/c1", "Unknown/c1"}, e.consumers.log, "a group the broker cannot create still registers")
+	require.NoError(t, e.svc.Heartbeat(ch, body.HeartbeatData{ClientID: "c1",
+		ConsumerDataSet: []body.ConsumerData{{GroupName: "CG"}, {GroupName: "Unknown"}, {GroupName: "CG"}},
+		ProducerDataSet: []body.ProducerData{{GroupName: "PG"}}}))
+	require.Equal(t, []string{"CG/c1", "Unknown/c1", "CG/c1"}, e.consumers.log, "a group the broker cannot create still registers")
 	require.Equal(t, []string{"PG/c1"}, e.producers.log)
-	require.Equal(t, fakeTopics{"%RETRY%CG": 3}, e.topics, "a known group's retry topic, with its retry queues")
+	require.Equal(t, map[string]int{"%RETRY%CG": 3}, e.topics.queues, "a known group's retry topic, with its retry queues")
+	require.Equal(t, 1, e.topics.calls, "the retry topics are created at once")
+	require.Equal(t, []uint64{1}, e.groups.asked, "groups are created for the heartbeat's connection")
+}
+
+// TestHeartbeatRefusals: a heartbeat with a bad name, too many new groups, or groups its
+// connection may not create any more is refused with a remark, and registers nothing.
+func TestHeartbeatRefusals(t *testing.T) {
+	long := strings.Repeat("g", 1000)
+	for name, tc := range map[string]struct {
+		hb     body.HeartbeatData
+		remark string
+	}{
+		"bad client id": {body.HeartbeatData{ClientID: "a b"}, "bad heartbeat: The client id \"a b\" contains a character"},
+		"no client id":  {body.HeartbeatData{}, "bad heartbeat: The client id is empty."},
+		"long group": {body.HeartbeatData{ClientID: "c", ConsumerDataSet: []body.ConsumerData{{GroupName: long}}},
+			"bad heartbeat: consumer group: The specified group \"" + long[:64] + "\"... (1000 bytes) is longer than group max length 255."},
+		"bad group": {body.HeartbeatData{ClientID: "c", ConsumerDataSet: []body.ConsumerData{{GroupName: "../x"}}},
+			"bad heartbeat: consumer group: The specified group \"../x\" contains illegal characters"},
+		"bad topic": {body.HeartbeatData{ClientID: "c", ConsumerDataSet: []body.ConsumerData{{GroupName: "CG",
+			SubscriptionDataSet: []body.SubscriptionData{{Topic: "a/b"}}}}}, "bad heartbeat: group CG subscribes to \"a/b\": The specified topic contains illegal characters"},
+		"bad producer group": {body.HeartbeatData{ClientID: "c", ProducerDataSet: []body.ProducerData{{GroupName: ""}}},
+			"bad heartbeat: producer group: The specified group is blank."},
+		"too many new groups": {body.HeartbeatData{ClientID: "c", ConsumerDataSet: []body.ConsumerData{{GroupName: "N1"},
+			{GroupName: "N2"}, {GroupName: "CG"}, {GroupName: "N3"}, {GroupName: "N4"}}},
+			"the heartbeat names 4 consumer groups this broker does not have; one request may create at most 3 (maxNewGroupsPerRequest)"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			e := newEnv()
+			err := e.svc.Heartbeat(client.ClientChannel{Channel: channel{1}, ClientID: tc.hb.ClientID}, tc.hb)
+			k, remark := outcome.Of(err)
+			require.Equal(t, outcome.SystemError, k)
+			require.Contains(t, remark, tc.remark)
+			require.Empty(t, e.consumers.log)
+			require.Empty(t, e.producers.log)
+			require.Empty(t, e.groups.asked)
+		})
+	}
+	e := newEnv()
+	e.groups.err = &subscription.QuotaError{Err: errors.New("quota exceeded: this connection has created 1000 consumer groups")}
+	err := e.svc.Heartbeat(client.ClientChannel{Channel: channel{1}, ClientID: "c"}, body.HeartbeatData{ClientID: "c",
+		ConsumerDataSet: []body.ConsumerData{{GroupName: "N1"}}})
+	require.Equal(t, &outcome.Error{Kind: outcome.SystemError, Remark: "the heartbeat's new consumer groups are refused: " +
+		"quota exceeded: this connection has created 1000 consumer groups"}, err)
+	require.Empty(t, e.consumers.log)
 }
 
 func TestUnregisterAndClose(t *testing.T) {
@@ -130,9 +208,9 @@ func TestGroupChanged(t *testing.T) {
 	e.svc.GroupChanged("NotConfigured", remaining[:1])
 	require.Equal(t, []uint64{1, 2, 1}, e.notifier.told, "a group without config is notified")
 
-	g := e.groups["CG"]
+	g := e.groups.cfgs["CG"]
 	g.NotifyConsumerIdsChangedEnable = false
-	e.groups["CG"] = g
+	e.groups.cfgs["CG"] = g
 	e.svc.GroupChanged("CG", remaining)
 	require.Len(t, e.notifier.told, 3, "a group that turned notification off is not told")
 }

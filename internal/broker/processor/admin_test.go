@@ -155,6 +155,23 @@ func TestLockHandlers(t *testing.T) {
 	require.Contains(t, resp.Remark, "bad lock body: ")
 	resp = c.Call(protocol.NewRequest(protocol.UnlockBatchMQ, nil, []byte("x")))
 	require.Contains(t, resp.Remark, "bad unlock body: ")
+
+	// Names that are not names never reach the lock table.
+	n := f.count()
+	for _, bad := range []body.LockBatchRequestBody{
+		{ConsumerGroup: "../G", ClientID: "c1", MQSet: []body.MessageQueue{mq}},
+		{ConsumerGroup: "G", ClientID: "c 1", MQSet: []body.MessageQueue{mq}},
+		{ConsumerGroup: "G", ClientID: "c1", MQSet: []body.MessageQueue{{Topic: "a/b"}}},
+	} {
+		data, err := body.Marshal(bad)
+		require.NoError(t, err)
+		for _, code := range []protocol.RequestCode{protocol.LockBatchMQ, protocol.UnlockBatchMQ} {
+			resp := c.Call(protocol.NewRequest(code, nil, data))
+			require.Equal(t, protocol.SystemError, resp.ResponseCode())
+			require.Contains(t, resp.Remark, "bad lock body: ")
+		}
+	}
+	require.Equal(t, n, f.count())
 }
 
 func TestRelayHandlers(t *testing.T) {

@@ -17,7 +17,9 @@ func (p *Processor) heartbeat(_ context.Context, c *remoting.Conn, req *protocol
 		return nil, outcome.Errorf(outcome.SystemError, "bad heartbeat body: %v", err)
 	}
 	ch := client.ClientChannel{Channel: c, ClientID: hb.ClientID, Language: req.Language, Version: int32(req.Version)}
-	p.svc.Members.Heartbeat(ch, *hb)
+	if err := p.svc.Members.Heartbeat(ch, *hb); err != nil {
+		return nil, err
+	}
 	return success(req), nil
 }
 

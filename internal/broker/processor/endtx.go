@@ -12,7 +12,7 @@ import (
 // states; the Go client sends the request without the oneway flag and drops whatever comes back,
 // so an empty SUCCESS (unknown) or a SYSTEM_ERROR saying what was wrong is answered instead, and
 // dropped by the remoting layer for real oneway requests.
-func (p *Processor) endTransaction(_ context.Context, _ *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
+func (p *Processor) endTransaction(_ context.Context, c *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
 	var h protocol.EndTransactionRequestHeader
 	if err := h.Decode(req.ExtFields); err != nil {
 		return nil, err
@@ -25,6 +25,7 @@ func (p *Processor) endTransaction(_ context.Context, _ *remoting.Conn, req *pro
 		FromTransactionCheck: h.FromTransactionCheck.Or(false),
 		MsgID:                h.MsgID,
 		TransactionID:        h.TransactionID.Or(""),
+		MayWrite:             p.mayWrite(c, req),
 	})
 	if err != nil {
 		return nil, err

@@ -33,6 +33,8 @@ type fakes struct {
 	a        answers
 	wake     func(pull.Result, error)
 	channels []client.ClientChannel
+	pulled   []pulledBy
+	released []uint64
 }
 
 // answers are what the fake services answer; the tests change them with set.
@@ -148,26 +150,63 @@ type (
 	}
 )
 
+// Send records the request without its connection's port and id, which vary (Owner must be set).
 func (f *fakes) Send(r send.Request) (send.Result, error) {
 	r.BornHost = netip.AddrPortFrom(r.BornHost.Addr(), 0) // the test client's port varies
+	r.Owner = ownerSet(r.Owner)
 	a := f.called(sendCall{r})
 	return a.sendResult, a.err
 }
 
 func (f *fakes) SendBatch(r send.Request) (send.Result, error) {
 	r.BornHost = netip.AddrPortFrom(r.BornHost.Addr(), 0)
+	r.Owner = ownerSet(r.Owner)
 	a := f.called(batchCall{r})
 	return a.sendResult, a.err
 }
 
-func (f *fakes) SendBack(r sendback.Request) error { return f.called(r).err }
+func (f *fakes) SendBack(r sendback.Request) error {
+	r.Owner = ownerSet(r.Owner)
+	return f.called(r).err
+}
 
+// ownerSet is what the fakes record of a request's connection id: 0 when it was set, as every
+// request from a connection must have it, else a value no expected request has.
+func ownerSet(owner uint64) uint64 {
+	if owner != 0 {
+		return 0
+	}
+	return 1 << 63
+}
+
+// Pull records the request without its connection (Owner, Done), which pulled keeps.
 func (f *fakes) Pull(r pull.Request, wake func(pull.Result, error)) (pull.Result, bool, error) {
 	f.mu.Lock()
 	f.wake = wake
+	f.pulled = append(f.pulled, pulledBy{r.Owner, r.Done})
 	f.mu.Unlock()
+	r.Owner, r.Done = 0, nil
 	a := f.called(r)
 	return a.pullResult, a.pullHeld, a.err
+}
+
+// ConnClosed records the closed connection's owner id.
+func (f *fakes) ConnClosed(owner uint64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.released = append(f.released, owner)
+}
+
+type pulledBy struct {
+	owner uint64
+	done  <-chan struct{}
+}
+
+// connOf returns the connection of the i-th pull, and the owners released so far.
+func (f *fakes) connOf(i int) (pulledBy, []uint64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.pulled[i], append([]uint64(nil), f.released...)
 }
 
 func (f *fakes) Committed(group, topic string, q int32) (int64, error) {
@@ -175,8 +214,8 @@ func (f *fakes) Committed(group, topic string, q int32) (int64, error) {
 	return a.committed, a.err
 }
 
-func (f *fakes) Commit(group, topic string, q int32, off int64) {
-	f.called(commitCall{group, topic, q, off})
+func (f *fakes) Commit(_ uint64, group, topic string, q int32, off int64) error {
+	return f.called(commitCall{group, topic, q, off}).err
 }
 
 func (f *fakes) MaxOffset(topic string, q int32) int64 {
@@ -206,11 +245,11 @@ func (f *fakes) All() body.ConsumerOffsetSerializeWrapper {
 // members is the Members service of fakes (its method names clash with others').
 type members struct{ *fakes }
 
-func (m members) Heartbeat(ch client.ClientChannel, hb body.HeartbeatData) {
+func (m members) Heartbeat(ch client.ClientChannel, hb body.HeartbeatData) error {
 	m.mu.Lock()
 	m.channels = append(m.channels, ch)
 	m.mu.Unlock()
-	m.called(hb)
+	return m.called(hb).err
 }
 
 func (m members) Unregister(chID uint64, producerGroup, consumerGroup string) {
@@ -229,9 +268,23 @@ func (f *fakes) ByKey(q query.KeyQuery) (*store.QueryResult, error) {
 	return a.queryRes, a.err
 }
 
-func (f *fakes) Record(off int64) ([]byte, error) {
+// Record reads a record of topic recordTopic: a check the handler passes is asked about it.
+func (f *fakes) Record(off int64, mayRead func(string) error) ([]byte, error) {
 	a := f.called(off)
+	if err := check(mayRead); err != nil {
+		return nil, err
+	}
 	return a.record, a.err
+}
+
+// recordTopic is the topic of every record the fakes read.
+const recordTopic = "RecordTopic"
+
+func check(may func(string) error) error {
+	if may == nil {
+		return nil
+	}
+	return may(recordTopic)
 }
 
 func (f *fakes) End(r transaction.EndRequest) error { return f.called(r).err }
@@ -302,8 +355,11 @@ func (r relayFake) RunningInfo(_ context.Context, q relay.RunningInfoQuery) (rel
 	a := r.called(q)
 	return a.answer, a.err
 }
-func (r relayFake) ConsumeDirectly(_ context.Context, group, clientID, msgID string) (relay.Answer, error) {
+func (r relayFake) ConsumeDirectly(_ context.Context, group, clientID, msgID string, mayRead func(string) error) (relay.Answer, error) {
 	a := r.called(directCall{group, clientID, msgID})
+	if err := check(mayRead); err != nil {
+		return relay.Answer{}, err
+	}
 	return a.answer, a.err
 }
 func (r relayFake) ResetOffset(q relay.ResetRequest) (map[body.MessageQueue]int64, error) {
@@ -331,7 +387,13 @@ func (f *fakes) Encode() ([]byte, error) {
 // serve starts a remoting server with the processor over f and dials it.
 func serve(t *testing.T, f *fakes) *brokertest.Conn {
 	t.Helper()
-	p := processor.New(processor.Options{RegionID: "DefaultRegion", TraceOn: true}, processor.Services{
+	return serveWith(t, f, processor.Options{RegionID: "DefaultRegion", TraceOn: true})
+}
+
+// serveWith is serve with the processor's options.
+func serveWith(t *testing.T, f *fakes, opts processor.Options) *brokertest.Conn {
+	t.Helper()
+	p := processor.New(opts, processor.Services{
 		Send: f, SendBack: f, Pull: f, Offsets: f, Members: members{f}, Query: f, EndTx: f,
 		Topics: topics{f}, Groups: groups{f}, Stats: statsFake{f}, Config: config{f}, Relay: relayFake{f},
 		Locks: f, DelayOffsets: f,

@@ -126,6 +126,29 @@ func TestPullHandler(t *testing.T) {
 	requireAnswer(t, c.Call(brokertest.PullRequest(p)), protocol.SubscriptionNotLatest, "not latest")
 }
 
+// TestHeldPullsGoWithTheirConnection: a pull names its connection (counted, and released when it
+// closes) and carries the connection's end, so that a held pull of a closed connection is dropped.
+func TestHeldPullsGoWithTheirConnection(t *testing.T) {
+	f := &fakes{a: answers{pullHeld: true}}
+	c := serve(t, f)
+	c.Send(brokertest.PullRequest(brokertest.Pull{Group: "G", Topic: "T", SysFlag: brokertest.PullSuspend}))
+	c.Sync()
+	by, released := f.connOf(0)
+	require.NotZero(t, by.owner)
+	require.Empty(t, released)
+	select {
+	case <-by.done:
+		t.Fatal("the connection is open")
+	default:
+	}
+	c.Close()
+	<-by.done
+	require.Eventually(t, func() bool {
+		_, released := f.connOf(0)
+		return len(released) == 1 && released[0] == by.owner
+	}, 5*time.Second, time.Millisecond, "the closed connection's pulls are released")
+}
+
 func TestHeldPull(t *testing.T) {
 	f := &fakes{a: answers{pullHeld: true}}
 	c := serve(t, f)

@@ -21,12 +21,14 @@ func (p *Processor) queryConsumerOffset(_ context.Context, _ *remoting.Conn, req
 }
 
 // updateConsumerOffset serves UPDATE_CONSUMER_OFFSET.
-func (p *Processor) updateConsumerOffset(_ context.Context, _ *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
+func (p *Processor) updateConsumerOffset(_ context.Context, c *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
 	var h protocol.UpdateConsumerOffsetRequestHeader
 	if err := h.Decode(req.ExtFields); err != nil {
 		return nil, err
 	}
-	p.svc.Offsets.Commit(h.ConsumerGroup, h.Topic, h.QueueID, h.CommitOffset)
+	if err := p.svc.Offsets.Commit(c.ID(), h.ConsumerGroup, h.Topic, h.QueueID, h.CommitOffset); err != nil {
+		return nil, err
+	}
 	return success(req), nil
 }
 

@@ -2,6 +2,8 @@ package processor
 
 import (
 	"context"
+	"maps"
+	"slices"
 
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
@@ -12,6 +14,8 @@ type Options struct {
 	// RegionID and TraceOn are returned with every send (MSG_REGION, TRACE_ON).
 	RegionID string
 	TraceOn  bool
+	// Access, when ACL is on, checks reads by offset or id on the topic of the record read.
+	Access Access
 }
 
 // Processor serves the broker's remoting requests on its services.
@@ -31,6 +35,11 @@ func (p *Processor) Register(srv *remoting.Server) {
 	for code, h := range p.handlers() {
 		srv.Handle(code, wrap(h))
 	}
+}
+
+// Codes lists the request codes the processor serves, in order (every one needs an ACL rule).
+func Codes() []protocol.RequestCode {
+	return slices.Sorted(maps.Keys((&Processor{}).handlers()))
 }
 
 func (p *Processor) handlers() map[protocol.RequestCode]handleFunc {
@@ -102,8 +111,10 @@ func wrap(h handleFunc) remoting.Handler {
 	})
 }
 
-// ConnClosed ends the memberships of a closed connection and drops the requests it left held.
+// ConnClosed ends the memberships of a closed connection and drops the pulls, pops and
+// notifications it has held.
 func (p *Processor) ConnClosed(c *remoting.Conn) {
+	p.svc.Pull.ConnClosed(c.ID())
 	p.svc.Members.ConnClosed(c.ID())
 	if p.svc.Pop != nil {
 		p.svc.Pop.ConnClosed(c.ID())

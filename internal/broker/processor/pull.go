@@ -23,7 +23,9 @@ func (p *Processor) pullMessage(_ context.Context, c *remoting.Conn, req *protoc
 	if err := h.Decode(req.ExtFields); err != nil {
 		return nil, err
 	}
-	res, held, err := p.svc.Pull.Pull(pullRequest(&h), func(res pull.Result, err error) {
+	pr := pullRequest(&h)
+	pr.Owner, pr.Done = c.ID(), c.Context().Done()
+	res, held, err := p.svc.Pull.Pull(pr, func(res pull.Result, err error) {
 		_ = c.WriteResponse(pullAnswer(req, &res, err))
 	})
 	if err != nil || held {

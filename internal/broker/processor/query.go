@@ -10,13 +10,14 @@ import (
 
 // queryMessage serves QUERY_MESSAGE; the body is the matching records, served from the mapped
 // CommitLog.
-func (p *Processor) queryMessage(_ context.Context, _ *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
+func (p *Processor) queryMessage(_ context.Context, c *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
 	var h protocol.QueryMessageRequestHeader
 	if err := h.Decode(req.ExtFields); err != nil {
 		return nil, err
 	}
 	r, err := p.svc.Query.ByKey(query.KeyQuery{Topic: h.Topic, Key: h.Key, MaxNum: h.MaxNum,
-		Begin: h.BeginTimestamp, End: h.EndTimestamp, Unique: h.UniqueKeyQuery.Or(false)})
+		Begin: h.BeginTimestamp, End: h.EndTimestamp, Unique: h.UniqueKeyQuery.Or(false),
+		MayRead: p.mayRead(c, req)})
 	if err != nil {
 		return nil, err
 	}
@@ -27,12 +28,12 @@ func (p *Processor) queryMessage(_ context.Context, _ *remoting.Conn, req *proto
 }
 
 // viewMessageByID serves VIEW_MESSAGE_BY_ID (the offset comes from an offset message id).
-func (p *Processor) viewMessageByID(_ context.Context, _ *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
+func (p *Processor) viewMessageByID(_ context.Context, c *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
 	var h protocol.ViewMessageRequestHeader
 	if err := h.Decode(req.ExtFields); err != nil {
 		return nil, err
 	}
-	rec, err := p.svc.Query.Record(h.Offset)
+	rec, err := p.svc.Query.Record(h.Offset, p.mayRead(c, req))
 	if err != nil {
 		return nil, err
 	}

@@ -25,12 +25,12 @@ func (p *Processor) getConsumerRunningInfo(ctx context.Context, _ *remoting.Conn
 
 // consumeMessageDirectly serves CONSUME_MESSAGE_DIRECTLY: the broker loads the message by its
 // offset msgId and asks the named client to consume it now.
-func (p *Processor) consumeMessageDirectly(ctx context.Context, _ *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
+func (p *Processor) consumeMessageDirectly(ctx context.Context, c *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
 	var h protocol.ConsumeMessageDirectlyResultRequestHeader
 	if err := h.Decode(req.ExtFields); err != nil {
 		return nil, err
 	}
-	a, err := p.svc.Relay.ConsumeDirectly(ctx, h.ConsumerGroup, h.ClientID.Or(""), h.MsgID.Or(""))
+	a, err := p.svc.Relay.ConsumeDirectly(ctx, h.ConsumerGroup, h.ClientID.Or(""), h.MsgID.Or(""), p.mayRead(c, req))
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,7 @@ func (p *Processor) sendMessage(_ context.Context, c *remoting.Conn, req *protoc
 		return nil, err
 	}
 	r := sendRequest(&h, c, req.Body)
+	r.Owner = c.ID()
 	var res send.Result
 	var err error
 	if req.RequestCode() == protocol.SendBatchMessage || h.Batch.Or(false) {

@@ -31,15 +31,17 @@ type SendBacker interface {
 	SendBack(r sendback.Request) error
 }
 
-// Puller serves pulls (pull.Service); wake answers a held pull.
+// Puller serves pulls (pull.Service); wake answers a held pull. ConnClosed drops the pulls a
+// closed connection (Request.Owner) still has held.
 type Puller interface {
 	Pull(r pull.Request, wake func(pull.Result, error)) (res pull.Result, held bool, err error)
+	ConnClosed(owner uint64)
 }
 
 // Offsets answers offset questions (queueoffset.Service).
 type Offsets interface {
 	Committed(group, topic string, queueID int32) (int64, error)
-	Commit(group, topic string, queueID int32, offset int64)
+	Commit(owner uint64, group, topic string, queueID int32, offset int64) error
 	MaxOffset(topic string, queueID int32) int64
 	MinOffset(topic string, queueID int32) int64
 	EarliestTime(topic string, queueID int32) int64
@@ -49,7 +51,7 @@ type Offsets interface {
 
 // Members keeps the groups' membership (membership.Service).
 type Members interface {
-	Heartbeat(ch client.ClientChannel, hb body.HeartbeatData)
+	Heartbeat(ch client.ClientChannel, hb body.HeartbeatData) error
 	Unregister(chID uint64, producerGroup, consumerGroup string)
 	ConsumerIDs(group string) ([]string, error)
 	ConnClosed(chID uint64)
@@ -58,7 +60,7 @@ type Members interface {
 // Queries finds stored messages (query.Service).
 type Queries interface {
 	ByKey(q query.KeyQuery) (*store.QueryResult, error)
-	Record(phyOffset int64) ([]byte, error)
+	Record(phyOffset int64, mayRead func(topic string) error) ([]byte, error)
 }
 
 // TransactionEnder ends transactions (endtx.Service).
@@ -102,7 +104,7 @@ type Config interface {
 // Relay completes admin requests by calling clients (relay.Service).
 type Relay interface {
 	RunningInfo(ctx context.Context, q relay.RunningInfoQuery) (relay.Answer, error)
-	ConsumeDirectly(ctx context.Context, group, clientID, msgID string) (relay.Answer, error)
+	ConsumeDirectly(ctx context.Context, group, clientID, msgID string, mayRead func(topic string) error) (relay.Answer, error)
 	ResetOffset(r relay.ResetRequest) (map[body.MessageQueue]int64, error)
 	ConsumerStatus(ctx context.Context, topic, group, only string) (map[string]map[body.MessageQueue]int64, error)
 }

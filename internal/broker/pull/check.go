@@ -5,6 +5,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker/outcome"
 	"github.com/rocketgo/rocketgo/internal/broker/policy"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/names"
 )
 
 // check applies Java's checks in order and returns the group and the subscription to filter
@@ -25,7 +26,13 @@ func (s *Service) checkGroupAndTopic(r *Request) (body.SubscriptionGroupConfig, 
 	if s.opts.BrokerPermission&body.PermRead == 0 {
 		return body.SubscriptionGroupConfig{}, outcome.Errorf(outcome.NoPermission, "the broker[%s] pulling message is forbidden", s.opts.BrokerName)
 	}
-	gc, ok := s.Groups.FindOrCreate(r.Group)
+	if err := names.Group(r.Group); err != nil {
+		return body.SubscriptionGroupConfig{}, outcome.Errorf(outcome.GroupNotExist, "subscription group does not exist: %v", err)
+	}
+	gc, ok, refused := s.Groups.FindOrCreateFor(r.Owner, r.Group)
+	if refused != nil {
+		return gc, outcome.Errorf(outcome.SystemError, "subscription group [%s] cannot be created: %v", r.Group, refused)
+	}
 	if !ok {
 		return gc, outcome.Errorf(outcome.GroupNotExist, "subscription group [%s] does not exist", r.Group)
 	}

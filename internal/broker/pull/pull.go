@@ -22,9 +22,10 @@ type Store interface {
 	GetMessage(group, topic string, queueID int32, offset int64, maxMsgNums int32, filter store.MessageFilter) *store.GetResult
 }
 
-// Groups finds (or auto-creates) the pulling group.
+// Groups finds (or auto-creates, for the connection owner) the pulling group; refused is a
+// creation beyond what the connection may create.
 type Groups interface {
-	FindOrCreate(group string) (body.SubscriptionGroupConfig, bool)
+	FindOrCreateFor(owner uint64, group string) (cfg body.SubscriptionGroupConfig, ok bool, refused error)
 }
 
 // Topics looks topics up.
@@ -39,9 +40,11 @@ type Consumers interface {
 	BuildSubscription(d body.SubscriptionData) *client.Subscription
 }
 
-// Holds parks pulls until their queue has something for them.
+// Holds parks pulls until their queue has something for them (at most so many, in total and per
+// connection), and drops a closed connection's.
 type Holds interface {
-	Hold(r *longpoll.Request)
+	Hold(r *longpoll.Request) error
+	Release(owner uint64) int
 }
 
 // Offsets commits consumer offsets.
@@ -60,9 +63,13 @@ type Options struct {
 	BrokerPermission int
 	// Replica is the broker's role and slaveReadEnable.
 	Replica policy.Replica
-	// LongPollingEnable holds pulls for their suspend timeout; otherwise for ShortPollingTime.
+	// LongPollingEnable holds pulls for their suspend timeout, at most MaxSuspendTimeout;
+	// otherwise for ShortPollingTime.
 	LongPollingEnable bool
 	ShortPollingTime  time.Duration
+	// MaxSuspendTimeout caps the suspend timeout a pull asks for (longPollingMaxSuspendMillis);
+	// 0 is DefaultMaxSuspendTimeout.
+	MaxSuspendTimeout time.Duration
 	// EnablePropertyFilter allows SQL92 subscriptions.
 	EnablePropertyFilter bool
 }
@@ -85,10 +92,18 @@ type Service struct {
 	now func() time.Time
 }
 
+// DefaultMaxSuspendTimeout is longPollingMaxSuspendMillis's default: above the clients' own
+// suspend times (15 s for Java's push consumer, 20 s for its lite pull consumer and the Go
+// client), below their 30 s call timeout.
+const DefaultMaxSuspendTimeout = 30 * time.Second
+
 // New returns a Service.
 func New(opts Options, deps Deps) *Service {
 	if opts.ShortPollingTime <= 0 {
 		opts.ShortPollingTime = time.Second
+	}
+	if opts.MaxSuspendTimeout <= 0 {
+		opts.MaxSuspendTimeout = DefaultMaxSuspendTimeout
 	}
 	return &Service{opts: opts, Deps: deps, now: time.Now}
 }
@@ -103,9 +118,15 @@ type Request struct {
 	// Commit asks to commit CommitOffset for the group along with the pull.
 	Commit       bool
 	CommitOffset int64
-	// Suspend lets the broker hold the pull for SuspendTimeout when the queue has nothing new.
+	// Suspend lets the broker hold the pull for SuspendTimeout (at most MaxSuspendTimeout) when
+	// the queue has nothing new.
 	Suspend        bool
 	SuspendTimeout time.Duration
+	// Owner names the connection the pull came on, whose held pulls are counted and dropped
+	// together (ConnClosed); Done is closed when it ends (a held pull is then not run again).
+	// Zero and nil for a pull without a connection.
+	Owner uint64
+	Done  <-chan struct{}
 	// OwnSubscription says the pull carries its subscription (Subscription, ExpressionType,
 	// SubVersion); otherwise the group's heartbeat subscription applies, at least SubVersion.
 	OwnSubscription bool
@@ -147,7 +168,10 @@ func (s *Service) run(r *Request, wake func(Result, error)) (Result, bool, error
 		return Result{}, false, outcome.Errorf(outcome.SystemError, "store getMessage returned nil: the store is closed")
 	}
 	res := s.result(r, got, gc)
-	held := s.settle(r, &res, got, f, wake)
+	held, err := s.settle(r, &res, got, f, wake)
+	if err != nil {
+		return Result{}, false, err
+	}
 	if wake != nil && r.Commit && !s.opts.Replica.Slave {
 		s.Offsets.Commit(r.Group, r.Topic, r.QueueID, r.CommitOffset)
 	}
@@ -155,19 +179,22 @@ func (s *Service) run(r *Request, wake func(Result, error)) (Result, bool, error
 }
 
 // settle hands the records read to res when the pull found some, or releases them, and holds a
-// pull that found nothing when it may (wake set and the request allows suspending).
-func (s *Service) settle(r *Request, res *Result, got *store.GetResult, f store.MessageFilter, wake func(Result, error)) (held bool) {
+// pull that found nothing when it may (wake set and the request allows suspending). A pull the
+// broker holds too many of already is SystemBusy.
+func (s *Service) settle(r *Request, res *Result, got *store.GetResult, f store.MessageFilter, wake func(Result, error)) (held bool, err error) {
 	if res.Status == outcome.OK {
 		s.delivered(r, got)
 		res.Records, res.Release = got.Records, got.Release
-		return false
+		return false, nil
 	}
 	got.Release()
 	if res.Status == outcome.PullNotFound && wake != nil && r.Suspend {
-		s.hold(r, f, wake)
-		return true
+		if err := s.hold(r, f, wake); err != nil {
+			return false, outcome.Errorf(outcome.SystemBusy, "[PULL]the pull cannot be held: %v; try again later", err)
+		}
+		return true, nil
 	}
-	return false
+	return false, nil
 }
 
 // result is the answer a read makes, its status routed by the master/slave rules.
@@ -184,24 +211,51 @@ func (s *Service) delivered(r *Request, got *store.GetResult) {
 	}
 }
 
-// hold parks a pull that found nothing until a message it wants arrives or its suspend timeout,
-// then runs it again and hands the outcome to wake.
-func (s *Service) hold(r *Request, f store.MessageFilter, wake func(Result, error)) {
-	wait := r.SuspendTimeout
+// hold parks a pull that found nothing until a message it wants arrives or its suspend timeout
+// (capped), then runs it again and hands the outcome to wake, unless its connection has ended.
+func (s *Service) hold(r *Request, f store.MessageFilter, wake func(Result, error)) error {
+	wait := min(r.SuspendTimeout, s.opts.MaxSuspendTimeout)
 	if !s.opts.LongPollingEnable {
 		wait = s.opts.ShortPollingTime
 	}
-	s.Holds.Hold(&longpoll.Request{
+	return s.Holds.Hold(&longpoll.Request{
 		Topic:    r.Topic,
 		QueueID:  r.QueueID,
 		Offset:   r.QueueOffset,
 		Deadline: s.now().Add(wait),
+		Owner:    r.Owner,
 		Match: func(tagsCode int64, props []byte) bool {
 			return f.MatchByConsumeQueue(tagsCode) && f.MatchByCommitLog(props)
 		},
-		Wake: func(bool) {
-			res, _, err := s.run(r, nil)
-			wake(res, err)
-		},
+		Wake: func(bool) { s.rerun(r, wake) },
 	})
 }
+
+// rerun runs a held pull again and hands the outcome to wake; a pull whose connection has ended
+// is not run. A panic while running it is answered SystemError (and re-raised for the holder's
+// log), so the client is not left waiting.
+func (s *Service) rerun(r *Request, wake func(Result, error)) {
+	if ended(r.Done) {
+		return
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			wake(Result{}, outcome.Errorf(outcome.SystemError, "running the held pull again failed: %v", v))
+			panic(v)
+		}
+	}()
+	res, _, err := s.run(r, nil)
+	wake(res, err)
+}
+
+func ended(done <-chan struct{}) bool {
+	select {
+	case <-done:
+		return true
+	default:
+		return false
+	}
+}
+
+// ConnClosed drops the held pulls of a connection that has ended (Request.Owner).
+func (s *Service) ConnClosed(owner uint64) { s.Holds.Release(owner) }

@@ -1,6 +1,7 @@
 package pull
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -16,9 +17,10 @@ import (
 
 // fakeStore answers every read with next (a copy), recording the reads.
 type fakeStore struct {
-	next  store.GetResult
-	nilOK bool // answer nil, as a closed store does
-	reads []read
+	next   store.GetResult
+	nilOK  bool // answer nil, as a closed store does
+	panics bool
+	reads  []read
 }
 
 type read struct {
@@ -31,6 +33,9 @@ type read struct {
 
 func (f *fakeStore) GetMessage(group, topic string, q int32, off int64, n int32, mf store.MessageFilter) *store.GetResult {
 	f.reads = append(f.reads, read{group, topic, q, off, n, mf})
+	if f.panics {
+		panic("store fault")
+	}
 	if f.nilOK {
 		return nil
 	}
@@ -40,10 +45,16 @@ func (f *fakeStore) GetMessage(group, topic string, q int32, off int64, n int32,
 
 type fakeGroups map[string]body.SubscriptionGroupConfig
 
-func (f fakeGroups) FindOrCreate(g string) (body.SubscriptionGroupConfig, bool) {
+func (f fakeGroups) FindOrCreateFor(owner uint64, g string) (body.SubscriptionGroupConfig, bool, error) {
+	if owner == refusedOwner {
+		return body.SubscriptionGroupConfig{}, false, errors.New("quota exceeded")
+	}
 	c, ok := f[g]
-	return c, ok
+	return c, ok, nil
 }
+
+// refusedOwner is the connection that may create no more groups.
+const refusedOwner = 666
 
 type fakeTopics map[string]body.TopicConfig
 
@@ -70,9 +81,24 @@ func (f *fakeConsumers) BuildSubscription(d body.SubscriptionData) *client.Subsc
 	return client.NewSubscription(d)
 }
 
-type fakeHolds struct{ held []*longpoll.Request }
+type fakeHolds struct {
+	held     []*longpoll.Request
+	full     error
+	released []uint64
+}
 
-func (f *fakeHolds) Hold(r *longpoll.Request) { f.held = append(f.held, r) }
+func (f *fakeHolds) Hold(r *longpoll.Request) error {
+	if f.full != nil {
+		return f.full
+	}
+	f.held = append(f.held, r)
+	return nil
+}
+
+func (f *fakeHolds) Release(owner uint64) int {
+	f.released = append(f.released, owner)
+	return 0
+}
 
 type fakeOffsets struct{ commits []int64 }
 
@@ -161,6 +187,10 @@ func TestPullChecks(t *testing.T) {
 			outcome.NoPermission, "the broker[broker-a] pulling message is forbidden"},
 		{"unknown group", func(_ *env, r *Request) { r.Group = "Nobody" },
 			outcome.GroupNotExist, "subscription group [Nobody] does not exist"},
+		{"not a group name", func(_ *env, r *Request) { r.Group = "../../etc" },
+			outcome.GroupNotExist, `subscription group does not exist: The specified group "../../etc" contains illegal characters, allowing only ^[%|a-zA-Z0-9_-]+$`},
+		{"a group its connection may not create", func(_ *env, r *Request) { r.Owner = refusedOwner },
+			outcome.SystemError, "subscription group [G] cannot be created: quota exceeded"},
 		{"group may not consume", func(e *env, _ *Request) {
 			g := e.groups["G"]
 			g.ConsumeEnable = false
@@ -323,6 +353,57 @@ func TestPullHeldAndWoken(t *testing.T) {
 	e.holds.held[2].Wake(false)
 	k, _ := outcome.Of(got[2].err)
 	require.Equal(t, outcome.TopicNotExist, k, "a woken pull is checked again")
+}
+
+// TestHeldPullLimits: the suspend timeout is capped; a pull the holder refuses is SystemBusy
+// saying why; a pull whose connection has ended is not run again when woken; a closed
+// connection's pulls are released.
+func TestHeldPullLimits(t *testing.T) {
+	e := newEnv(func(o *Options) { o.MaxSuspendTimeout = 2 * time.Second })
+	e.store.next = store.GetResult{Status: store.OffsetOverflowOne}
+	r := ownRequest("*")
+	r.Suspend, r.SuspendTimeout, r.Owner = true, 1e12*time.Millisecond, 42
+	done := make(chan struct{})
+	r.Done = done
+	var woken int
+	_, held, err := e.svc.Pull(r, func(Result, error) { woken++ })
+	require.NoError(t, err)
+	require.True(t, held)
+	h := e.holds.held[0]
+	require.Equal(t, epoch.Add(2*time.Second), h.Deadline, "capped at longPollingMaxSuspendMillis")
+	require.Equal(t, uint64(42), h.Owner)
+
+	close(done)
+	reads := len(e.store.reads)
+	h.Wake(false)
+	require.Zero(t, woken, "nobody is there to answer")
+	require.Len(t, e.store.reads, reads, "the pull is not run again")
+
+	e.holds.full = errors.New("longpoll: too many held pulls: 3 pulls of this connection are held")
+	_, held, err = e.svc.Pull(r, func(Result, error) {})
+	require.False(t, held)
+	require.Equal(t, &outcome.Error{Kind: outcome.SystemBusy, Remark: "[PULL]the pull cannot be held: " +
+		"longpoll: too many held pulls: 3 pulls of this connection are held; try again later"}, err)
+
+	e.svc.ConnClosed(42)
+	require.Equal(t, []uint64{42}, e.holds.released)
+}
+
+// TestWokenPullPanicIsAnswered: a panic while running a held pull again is answered SystemError
+// before it goes on to the holder, which logs it.
+func TestWokenPullPanicIsAnswered(t *testing.T) {
+	e := newEnv()
+	e.store.next = store.GetResult{Status: store.OffsetOverflowOne}
+	r := ownRequest("*")
+	r.Suspend, r.SuspendTimeout = true, time.Second
+	var got error
+	_, _, err := e.svc.Pull(r, func(_ Result, err error) { got = err })
+	require.NoError(t, err)
+	e.store.panics = true
+	require.Panics(t, func() { e.holds.held[0].Wake(false) })
+	k, remark := outcome.Of(got)
+	require.Equal(t, outcome.SystemError, k)
+	require.Contains(t, remark, "running the held pull again failed")
 }
 
 func TestPullShortPolling(t *testing.T) {

@@ -45,6 +45,9 @@ type KeyQuery struct {
 	Begin  int64
 	End    int64
 	Unique bool
+	// MayRead, if set, is asked about the topic of every record found (ACL): a record it refuses
+	// fails the query with its error.
+	MayRead func(topic string) error
 }
 
 // ByKey returns the records matching q, served from the mapped CommitLog: Release the result
@@ -59,14 +62,41 @@ func (s *Service) ByKey(q KeyQuery) (*store.QueryResult, error) {
 		r.Release()
 		return nil, outcome.Errorf(outcome.QueryNotFound, "can not find message, maybe time range not correct")
 	}
+	if err := mayReadAll(r.Records, q.MayRead); err != nil {
+		r.Release()
+		return nil, err
+	}
 	return r, nil
 }
 
-// Record returns the encoded record at a CommitLog offset.
-func (s *Service) Record(phyOffset int64) ([]byte, error) {
+// mayReadAll asks mayRead (nil: no check) about the topic of every record.
+func mayReadAll(records [][]byte, mayRead func(string) error) error {
+	if mayRead == nil {
+		return nil
+	}
+	for _, rec := range records {
+		v, err := message.Parse(rec)
+		if err != nil {
+			return outcome.Errorf(outcome.SystemError, "a record found is unreadable: %v", err)
+		}
+		if err := mayRead(string(v.Topic())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Record returns the encoded record at a CommitLog offset. mayRead, if set, is asked about the
+// record's topic before anything of it is returned (ACL).
+func (s *Service) Record(phyOffset int64, mayRead func(topic string) error) ([]byte, error) {
 	m := s.store.LookMessageByOffset(phyOffset)
 	if m == nil {
 		return nil, outcome.Errorf(outcome.SystemError, "can not find message by the offset, %d", phyOffset)
+	}
+	if mayRead != nil {
+		if err := mayRead(m.Topic); err != nil {
+			return nil, err
+		}
 	}
 	rec := make([]byte, m.EncodedSize())
 	if _, err := message.Encode(rec, &m.Message); err != nil {
@@ -75,11 +105,11 @@ func (s *Service) Record(phyOffset int64) ([]byte, error) {
 	return rec, nil
 }
 
-// RecordByID returns the encoded record an offset message id names.
-func (s *Service) RecordByID(msgID string) ([]byte, error) {
+// RecordByID returns the encoded record an offset message id names; mayRead as for Record.
+func (s *Service) RecordByID(msgID string, mayRead func(topic string) error) ([]byte, error) {
 	_, phyOffset, err := message.ParseOffsetMsgID(msgID)
 	if err != nil {
 		return nil, outcome.Errorf(outcome.SystemError, "bad msgId %q: %v", msgID, err)
 	}
-	return s.Record(phyOffset)
+	return s.Record(phyOffset, mayRead)
 }

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"errors"
 	"net/netip"
 	"testing"
 
@@ -47,21 +48,54 @@ func TestRecord(t *testing.T) {
 		StoreHost: host, BornHost: host}}
 	st := &fakeStore{msgs: map[int64]*message.MessageExt{64: m}}
 	s := New(Options{DefaultQueryMaxNum: 8}, st)
-	rec, err := s.Record(64)
+	rec, err := s.Record(64, nil)
 	require.NoError(t, err)
 	back, err := message.Decode(rec, false)
 	require.NoError(t, err)
 	require.Equal(t, "T", back.Topic)
 	require.Equal(t, []byte("hi"), back.Body)
 
-	_, err = s.Record(65)
+	_, err = s.Record(65, nil)
 	require.Equal(t, &outcome.Error{Kind: outcome.SystemError, Remark: "can not find message by the offset, 65"}, err)
 
-	rec2, err := s.RecordByID(message.OffsetMsgID(host, 64))
+	rec2, err := s.RecordByID(message.OffsetMsgID(host, 64), nil)
 	require.NoError(t, err)
 	require.Equal(t, rec, rec2)
-	_, err = s.RecordByID("nonsense")
+	_, err = s.RecordByID("nonsense", nil)
 	k, remark := outcome.Of(err)
 	require.Equal(t, outcome.SystemError, k)
 	require.Contains(t, remark, `bad msgId "nonsense": `)
+}
+
+// TestReadsAskAboutTheTopicRead: the check handed in is asked about the topic of what was read,
+// and a refusal returns nothing of it.
+func TestReadsAskAboutTheTopicRead(t *testing.T) {
+	m := &message.MessageExt{Message: message.Message{Topic: "Secret", Body: []byte("hi"), PhysicalOffset: 64,
+		StoreHost: host, BornHost: host}}
+	rec := make([]byte, m.EncodedSize())
+	_, err := message.Encode(rec, &m.Message)
+	require.NoError(t, err)
+	st := &fakeStore{msgs: map[int64]*message.MessageExt{64: m}, records: [][]byte{rec}}
+	s := New(Options{}, st)
+	var asked []string
+	refused := errors.New("refused")
+	may := func(topic string) error {
+		asked = append(asked, topic)
+		if topic == "Secret" {
+			return refused
+		}
+		return nil
+	}
+	got, err := s.Record(64, may)
+	require.Nil(t, got)
+	require.Same(t, refused, err)
+	_, err = s.RecordByID(message.OffsetMsgID(host, 64), may)
+	require.Same(t, refused, err)
+	_, err = s.ByKey(KeyQuery{Topic: "Public", Key: "k", MaxNum: 1, MayRead: may})
+	require.Same(t, refused, err, "a record of another topic in the index answer refuses the query")
+	require.Equal(t, []string{"Secret", "Secret", "Secret"}, asked)
+
+	m.Topic = "Public"
+	_, err = s.Record(64, may)
+	require.NoError(t, err)
 }

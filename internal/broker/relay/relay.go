@@ -69,9 +69,10 @@ type Consumers interface {
 	Channels(group string) []client.ClientChannel
 }
 
-// Messages finds a stored message by its offset message id.
+// Messages finds a stored message by its offset message id; mayRead, if set, is asked about its
+// topic first.
 type Messages interface {
-	RecordByID(msgID string) ([]byte, error)
+	RecordByID(msgID string, mayRead func(topic string) error) ([]byte, error)
 }
 
 // Options are the broker settings relays depend on.
@@ -123,9 +124,10 @@ func (s *Service) RunningInfo(ctx context.Context, q RunningInfoQuery) (Answer, 
 }
 
 // ConsumeDirectly loads the message msgID names and asks the group's member clientID to consume
-// it now.
-func (s *Service) ConsumeDirectly(ctx context.Context, group, clientID, msgID string) (Answer, error) {
-	rec, err := s.Messages.RecordByID(msgID)
+// it now. mayRead, if set, is asked about the message's topic before it is loaded for the client
+// (ACL: the id is the requester's, the message may be another topic's).
+func (s *Service) ConsumeDirectly(ctx context.Context, group, clientID, msgID string, mayRead func(topic string) error) (Answer, error) {
+	rec, err := s.Messages.RecordByID(msgID, mayRead)
 	if err != nil {
 		return Answer{}, err
 	}

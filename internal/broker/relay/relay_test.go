@@ -65,6 +65,9 @@ func (f *fakeClients) ConsumerStatus(ctx context.Context, ch client.Channel, _, 
 	if err := f.record(ctx, "status", ch); err != nil {
 		return nil, err
 	}
+	if ch.ID() == panicky {
+		panic("a client answer the broker could not handle")
+	}
 	return f.tables[ch.ID()], nil
 }
 
@@ -75,14 +78,23 @@ func (f *fakeClients) ResetOffset(ch client.Channel, n ResetNotice) error {
 	return f.err[ch.ID()]
 }
 
+// panicky is the channel id whose status call panics.
+const panicky = 9
+
 type fakeConsumers map[string][]client.ClientChannel
 
 func (f fakeConsumers) Channels(g string) []client.ClientChannel { return f[g] }
 
 type fakeMessages map[string][]byte
 
-func (f fakeMessages) RecordByID(id string) ([]byte, error) {
+// RecordByID finds records of topic T.
+func (f fakeMessages) RecordByID(id string, mayRead func(string) error) ([]byte, error) {
 	if rec, ok := f[id]; ok {
+		if mayRead != nil {
+			if err := mayRead("T"); err != nil {
+				return nil, err
+			}
+		}
 		return rec, nil
 	}
 	return nil, outcome.Errorf(outcome.SystemError, "bad msgId %q", id)
@@ -162,12 +174,16 @@ func TestCallFailures(t *testing.T) {
 
 func TestConsumeDirectly(t *testing.T) {
 	e := newEnv(t)
-	a, err := e.svc.ConsumeDirectly(context.Background(), "G", "c1", "M1")
+	a, err := e.svc.ConsumeDirectly(context.Background(), "G", "c1", "M1", nil)
 	require.NoError(t, err)
 	require.Equal(t, Answer{Remark: "broker-a/M1", Body: []byte("record")}, a)
-	_, err = e.svc.ConsumeDirectly(context.Background(), "G", "c1", "M2")
+	_, err = e.svc.ConsumeDirectly(context.Background(), "G", "c1", "M2", nil)
 	require.Equal(t, &outcome.Error{Kind: outcome.SystemError, Remark: `bad msgId "M2"`}, err)
 	require.Len(t, e.clients.asked, 1, "a message that is not found is not relayed")
+	refused := errors.New("refused")
+	_, err = e.svc.ConsumeDirectly(context.Background(), "G", "c1", "M1", func(string) error { return refused })
+	require.Same(t, refused, err)
+	require.Len(t, e.clients.asked, 1, "a message the requester may not read is not relayed")
 }
 
 func TestResetOffset(t *testing.T) {
@@ -237,6 +253,13 @@ func TestConsumerStatus(t *testing.T) {
 	tables, err = e.svc.ConsumerStatus(context.Background(), "T", "G", "c1")
 	require.NoError(t, err)
 	require.Equal(t, map[string]map[body.MessageQueue]int64{"c1": {mq: 4}}, tables, "only the member asked for")
+
+	// A call that panics on its goroutine counts as a member that did not answer.
+	e.consumers["G"] = append(e.consumers["G"], member(panicky, "c9", 409))
+	tables, err = e.svc.ConsumerStatus(context.Background(), "T", "G", "")
+	require.NoError(t, err)
+	require.Equal(t, map[string]map[body.MessageQueue]int64{"c1": {mq: 4}, "c2": {}}, tables)
+	e.consumers["G"] = e.consumers["G"][:4]
 
 	_, err = e.svc.ConsumerStatus(context.Background(), "T", "Nobody", "")
 	require.Equal(t, &outcome.Error{Kind: outcome.SystemError, Remark: "No Any Consumer online in the consumer group: [Nobody]"}, err)

@@ -147,9 +147,17 @@ func (s *Service) ConsumerStatus(ctx context.Context, topic, group, only string)
 	return tables, nil
 }
 
-// askStatus asks one member; a call that fails yields no table. The call ends within ctx's
-// timeout, so a stopping service waits for it rather than cancelling it.
-func (s *Service) askStatus(ctx context.Context, m client.ClientChannel, topic, group string) statusReply {
+// askStatus asks one member; a call that fails (or panics: it runs on a goroutine of its own,
+// started from a request) yields no table. The call ends within ctx's timeout, so a stopping
+// service waits for it rather than cancelling it.
+func (s *Service) askStatus(ctx context.Context, m client.ClientChannel, topic, group string) (reply statusReply) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.lg.Error("get consumer status panicked", zap.String("group", group), zap.String("client", m.ClientID),
+				zap.Any("panic", v), zap.Stack("stack"))
+			reply = statusReply{clientID: m.ClientID}
+		}
+	}()
 	table, err := s.Clients.ConsumerStatus(ctx, m.Channel, topic, group)
 	if err != nil {
 		if !errors.Is(err, ErrNotCallable) {

@@ -52,10 +52,18 @@ func (s *Service) topicConfig(r *Request) (body.TopicConfig, error) {
 	if r.UnitMode {
 		sysFlag = topicSysFlagUnit
 	}
-	if systopic.IsRetry(r.Topic) {
+	if group, ok := systopic.RetryGroup(r.Topic); ok {
+		// A new retry topic comes with its group: the group first, so that a group the
+		// connection may not create leaves no topic behind.
+		if _, err := s.group(r.Owner, group); err != nil {
+			return body.TopicConfig{}, err
+		}
 		return s.Topics.CreateTopicInSendMessageBack(r.Topic, 1, body.PermRead|body.PermWrite, sysFlag), nil
 	}
-	cfg, ok := s.Topics.CreateTopicInSendMessage(r.Topic, r.DefaultTopic, int(r.DefaultTopicQueueNums), sysFlag)
+	cfg, ok, refused := s.Topics.CreateTopicInSendMessageFor(r.Owner, r.Topic, r.DefaultTopic, int(r.DefaultTopicQueueNums), sysFlag)
+	if refused != nil {
+		return cfg, outcome.Errorf(outcome.SystemError, "topic[%s] cannot be created: %v", r.Topic, refused)
+	}
 	if !ok {
 		return cfg, outcome.Errorf(outcome.TopicNotExist, "topic[%s] not exist, apply first please!", r.Topic)
 	}
@@ -69,9 +77,9 @@ func (s *Service) retryOrDLQ(r *Request, t target) (_ target, dlq bool, _ error)
 	if !ok {
 		return t, false, nil
 	}
-	gc, ok := s.Groups.FindOrCreate(group)
-	if !ok {
-		return t, false, outcome.Errorf(outcome.GroupNotExist, "subscription group not exist, %s", group)
+	gc, err := s.group(r.Owner, group)
+	if err != nil {
+		return t, false, err
 	}
 	next := policy.RetryOrDLQ(policy.Failure{ReconsumeTimes: r.ReconsumeTimes, RequestMax: r.MaxReconsumeTimes,
 		GroupMax: gc.RetryMaxTimes})
@@ -81,6 +89,18 @@ func (s *Service) retryOrDLQ(r *Request, t target) (_ target, dlq bool, _ error)
 	name := systopic.DLQ(group)
 	cfg := s.Topics.CreateTopicInSendMessageBack(name, 1, body.PermRead|body.PermWrite, 0)
 	return target{topic: name, queueID: 0, cfg: cfg}, true, nil
+}
+
+// group finds or creates the consumer group of a retry topic for the connection owner.
+func (s *Service) group(owner uint64, group string) (body.SubscriptionGroupConfig, error) {
+	gc, ok, refused := s.Groups.FindOrCreateFor(owner, group)
+	if refused != nil {
+		return gc, outcome.Errorf(outcome.SystemError, "subscription group %s cannot be created: %v", group, refused)
+	}
+	if !ok {
+		return gc, outcome.Errorf(outcome.GroupNotExist, "subscription group not exist, %s", group)
+	}
+	return gc, nil
 }
 
 // MessageType classifies a send for the metrics, as RocketMQ 5 does.

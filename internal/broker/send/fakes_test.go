@@ -58,12 +58,18 @@ func (f *fakeTopics) Get(name string) (body.TopicConfig, bool) {
 	return tc, ok
 }
 
-func (f *fakeTopics) CreateTopicInSendMessage(name, _ string, queues, sysFlag int) (body.TopicConfig, bool) {
-	if !f.autoCreate {
-		return body.TopicConfig{}, false
+func (f *fakeTopics) CreateTopicInSendMessageFor(owner uint64, name, _ string, queues, sysFlag int) (body.TopicConfig, bool, error) {
+	if owner == refusedOwner {
+		return body.TopicConfig{}, false, errors.New("quota exceeded")
 	}
-	return f.create(name, queues, sysFlag), true
+	if !f.autoCreate {
+		return body.TopicConfig{}, false, nil
+	}
+	return f.create(name, queues, sysFlag), true, nil
 }
+
+// refusedOwner is the connection that may create nothing more.
+const refusedOwner = 666
 
 func (f *fakeTopics) CreateTopicInSendMessageBack(name string, queues, _, sysFlag int) body.TopicConfig {
 	return f.create(name, queues, sysFlag)
@@ -80,9 +86,12 @@ func (f *fakeTopics) create(name string, queues, sysFlag int) body.TopicConfig {
 // fakeGroups knows the groups in it; others do not exist.
 type fakeGroups map[string]body.SubscriptionGroupConfig
 
-func (f fakeGroups) FindOrCreate(group string) (body.SubscriptionGroupConfig, bool) {
+func (f fakeGroups) FindOrCreateFor(owner uint64, group string) (body.SubscriptionGroupConfig, bool, error) {
+	if owner == refusedOwner {
+		return body.SubscriptionGroupConfig{}, false, errors.New("quota exceeded")
+	}
 	g, ok := f[group]
-	return g, ok
+	return g, ok, nil
 }
 
 type fakeTx struct {

@@ -28,16 +28,17 @@ type Store interface {
 	PutMessages(b *store.Batch) store.PutResult
 }
 
-// Topics looks topics up and creates them on first send.
+// Topics looks topics up and creates them on first send, for the connection owner; refused is a
+// creation beyond what the connection may create.
 type Topics interface {
 	Get(topic string) (body.TopicConfig, bool)
-	CreateTopicInSendMessage(topic, defaultTopic string, clientQueueNums, sysFlag int) (body.TopicConfig, bool)
+	CreateTopicInSendMessageFor(owner uint64, topic, defaultTopic string, clientQueueNums, sysFlag int) (tc body.TopicConfig, ok bool, refused error)
 	CreateTopicInSendMessageBack(topic string, queueNums, perm, sysFlag int) body.TopicConfig
 }
 
-// Groups finds (or auto-creates) the consumer group of a retry topic.
+// Groups finds (or auto-creates, for the connection owner) the consumer group of a retry topic.
 type Groups interface {
-	FindOrCreate(group string) (body.SubscriptionGroupConfig, bool)
+	FindOrCreateFor(owner uint64, group string) (cfg body.SubscriptionGroupConfig, ok bool, refused error)
 }
 
 // Transactions stores the first half of a transaction.
@@ -108,6 +109,8 @@ type Request struct {
 	// when it sent none.
 	MaxReconsumeTimes int32
 	Body              []byte
+	// Owner is the connection the send came on, whose topic and group creations are counted.
+	Owner uint64
 }
 
 // Result is a stored send. Status is OK, or FlushDiskTimeout, FlushSlaveTimeout or

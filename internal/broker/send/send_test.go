@@ -151,6 +151,17 @@ func TestSendCreatesTopics(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 1, e.topics.cfgs["%RETRY%G2"].WriteQueueNums, "a retry topic is created with one queue")
 	require.Equal(t, []string{"New", "%RETRY%G2"}, e.topics.created)
+
+	// A connection that may create nothing more creates neither topics nor retry topics' groups.
+	for _, topic := range []string{"New2", "%RETRY%G3"} {
+		r = request(topic)
+		r.QueueID, r.Owner = 0, refusedOwner
+		_, err = e.svc.Send(*r)
+		k, remark := outcome.Of(err)
+		require.Equal(t, outcome.SystemError, k)
+		require.Contains(t, remark, "cannot be created: quota exceeded")
+	}
+	require.Equal(t, []string{"New", "%RETRY%G2"}, e.topics.created, "nothing left behind")
 }
 
 func TestSendPicksQueue(t *testing.T) {

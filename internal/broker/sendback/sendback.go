@@ -14,6 +14,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+	"github.com/rocketgo/rocketgo/pkg/protocol/names"
 	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
@@ -28,9 +29,10 @@ type Topics interface {
 	CreateTopicInSendMessageBack(topic string, queueNums, perm, sysFlag int) body.TopicConfig
 }
 
-// Groups finds (or auto-creates) the consumer group.
+// Groups finds (or auto-creates, for the connection owner) the consumer group; refused is a
+// creation beyond what the connection may create.
 type Groups interface {
-	FindOrCreate(group string) (body.SubscriptionGroupConfig, bool)
+	FindOrCreateFor(owner uint64, group string) (cfg body.SubscriptionGroupConfig, ok bool, refused error)
 }
 
 // Options are the broker settings a send-back depends on.
@@ -66,12 +68,23 @@ type Request struct {
 	OriginMsgID string
 	// MaxReconsumeTimes is the consumer's limit; negative when it sent none.
 	MaxReconsumeTimes int32
+	// MayRead, if set, is asked about the topic of the message found at Offset before anything is
+	// copied from it (ACL: the offset is the client's, the message may be another topic's).
+	MayRead func(topic string) error
+	// Owner is the connection the request came on, whose group creations are counted.
+	Owner uint64
 }
 
 // SendBack stores the failed message's next attempt: in the retry topic, or in the dead-letter
 // topic. A group configured without retry queues drops it, as Java does.
 func (s *Service) SendBack(r Request) error {
-	gc, ok := s.groups.FindOrCreate(r.Group)
+	if err := names.Group(r.Group); err != nil {
+		return outcome.Errorf(outcome.GroupNotExist, "subscription group not exist: %v", err)
+	}
+	gc, ok, refused := s.groups.FindOrCreateFor(r.Owner, r.Group)
+	if refused != nil {
+		return outcome.Errorf(outcome.SystemError, "subscription group %s cannot be created: %v", r.Group, refused)
+	}
 	if !ok {
 		return outcome.Errorf(outcome.GroupNotExist, "subscription group not exist, %s", r.Group)
 	}
@@ -84,6 +97,11 @@ func (s *Service) SendBack(r Request) error {
 	orig := s.store.LookMessageByOffset(r.Offset)
 	if orig == nil {
 		return outcome.Errorf(outcome.SystemError, "look message by offset failed, %d", r.Offset)
+	}
+	if r.MayRead != nil {
+		if err := r.MayRead(orig.Topic); err != nil {
+			return err
+		}
 	}
 	next := policy.RetryOrDLQ(policy.Failure{ReconsumeTimes: orig.ReconsumeTimes, RequestMax: r.MaxReconsumeTimes,
 		GroupMax: gc.RetryMaxTimes, DelayLevel: int(r.DelayLevel), BrokerDelay: true})

@@ -1,6 +1,7 @@
 package sendback
 
 import (
+	"errors"
 	"net/netip"
 	"strconv"
 	"testing"
@@ -42,9 +43,12 @@ func (f *fakeTopics) CreateTopicInSendMessageBack(topic string, queues, _, _ int
 
 type fakeGroups map[string]body.SubscriptionGroupConfig
 
-func (f fakeGroups) FindOrCreate(group string) (body.SubscriptionGroupConfig, bool) {
+func (f fakeGroups) FindOrCreateFor(owner uint64, group string) (body.SubscriptionGroupConfig, bool, error) {
+	if owner == 666 {
+		return body.SubscriptionGroupConfig{}, false, errors.New("quota exceeded")
+	}
 	g, ok := f[group]
-	return g, ok
+	return g, ok, nil
 }
 
 type env struct {
@@ -171,5 +175,33 @@ func TestSendBackWithoutRetryQueuesDrops(t *testing.T) {
 	e.groups["G"] = g
 	e.stored(1, 0)
 	require.NoError(t, e.svc.SendBack(Request{Offset: 1, Group: "G", MaxReconsumeTimes: -1}))
+	require.Empty(t, e.store.puts)
+}
+
+// TestSendBackAsksAboutTheTopicRead: the request's check is asked about the topic of the message
+// at the offset before anything is copied from it.
+func TestSendBackAsksAboutTheTopicRead(t *testing.T) {
+	e := newEnv(body.PermRead | body.PermWrite)
+	e.stored(64, 0)
+	refused := errors.New("refused")
+	var asked []string
+	err := e.svc.SendBack(Request{Offset: 64, Group: "G", MaxReconsumeTimes: -1, MayRead: func(topic string) error {
+		asked = append(asked, topic)
+		return refused
+	}})
+	require.Same(t, refused, err)
+	require.Equal(t, []string{"Orders"}, asked)
+	require.Empty(t, e.store.puts, "nothing is copied")
+	require.Empty(t, e.topics.created)
+}
+
+func TestSendBackGroupChecks(t *testing.T) {
+	e := newEnv(body.PermRead | body.PermWrite)
+	e.stored(64, 0)
+	err := e.svc.SendBack(Request{Offset: 64, Group: "a/b", MaxReconsumeTimes: -1})
+	require.Equal(t, &outcome.Error{Kind: outcome.GroupNotExist, Remark: `subscription group not exist: The specified group "a/b" ` +
+		"contains illegal characters, allowing only ^[%|a-zA-Z0-9_-]+$"}, err)
+	err = e.svc.SendBack(Request{Offset: 64, Group: "G", MaxReconsumeTimes: -1, Owner: 666})
+	require.Equal(t, &outcome.Error{Kind: outcome.SystemError, Remark: "subscription group G cannot be created: quota exceeded"}, err)
 	require.Empty(t, e.store.puts)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/rocketgo/rocketgo/internal/broker/configfile"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/names"
 	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
@@ -44,6 +46,9 @@ type Options struct {
 	StorePathRootDir string
 	// AutoCreateSubscriptionGroup creates unknown groups with default settings on first use.
 	AutoCreateSubscriptionGroup bool
+	// Admit, if set, is asked before n groups are auto-created for the connection owner (0: the
+	// broker itself); an error refuses them all (quota.Quota.TakeGroups).
+	Admit func(owner uint64, n int) error
 	// Now is the clock for DataVersion timestamps; nil means time.Now.
 	Now func() time.Time
 }
@@ -53,11 +58,13 @@ func ConfigPath(storeRoot string) string {
 	return filepath.Join(storeRoot, filepath.FromSlash(subscriptionGroupFileRel))
 }
 
-// Manager is the broker's consumer group table (Java SubscriptionGroupManager).
+// Manager is the broker's consumer group table (Java SubscriptionGroupManager). A change is
+// answered once subscriptionGroup.json holds it; changes made at once share one write (sync).
 type Manager struct {
 	opts Options
 	lg   *zap.Logger
 	file *configfile.Persister
+	sync *configfile.Syncer
 
 	mu struct {
 		sync.RWMutex
@@ -78,6 +85,7 @@ func New(opts Options, lg *zap.Logger) (*Manager, error) {
 		opts.Now = time.Now
 	}
 	m := &Manager{opts: opts, lg: lg, file: configfile.NewPersister(ConfigPath(opts.StorePathRootDir))}
+	m.sync = configfile.NewSyncer(m.file, m.snapshot)
 	m.mu.groups = make(map[string]body.SubscriptionGroupConfig, len(builtinGroups))
 	for _, g := range builtinGroups {
 		m.mu.groups[g] = body.NewSubscriptionGroupConfig(g)
@@ -120,49 +128,108 @@ func (m *Manager) Get(group string) (body.SubscriptionGroupConfig, bool) {
 	return cfg, ok
 }
 
-// FindOrCreate returns a group's config, creating it with defaults when it is unknown and either
-// autoCreateSubscriptionGroup is on or the group is a system group (CID_RMQ_SYS_*). ok is false
-// when the group neither exists nor may be created (SUBSCRIPTION_GROUP_NOT_EXIST).
+// FindOrCreate returns a group's config, creating it with defaults when it is unknown, its name
+// is a valid group name and either autoCreateSubscriptionGroup is on or the group is a system
+// group (CID_RMQ_SYS_*). ok is false when the group neither exists nor may be created
+// (SUBSCRIPTION_GROUP_NOT_EXIST). A group it creates is in the file when it returns, unless the
+// write failed (logged; the next change writes it, as in Java).
 func (m *Manager) FindOrCreate(group string) (body.SubscriptionGroupConfig, bool) {
+	cfg, ok, _ := m.FindOrCreateFor(0, group)
+	return cfg, ok
+}
+
+// FindOrCreateFor is FindOrCreate for a request of the connection owner: a group it would create
+// beyond what Admit lets owner create is not created, and the refusal is returned (ok false).
+func (m *Manager) FindOrCreateFor(owner uint64, group string) (cfg body.SubscriptionGroupConfig, ok bool, refused error) {
 	if cfg, ok := m.Get(group); ok {
-		return cfg, true
+		return cfg, true, nil
 	}
-	if group == "" || !(m.opts.AutoCreateSubscriptionGroup || IsSysGroup(group)) {
-		return body.SubscriptionGroupConfig{}, false
-	}
-	m.mu.Lock()
-	if cfg, ok := m.mu.groups[group]; ok {
-		m.mu.Unlock()
-		return cfg, true
-	}
-	cfg := body.NewSubscriptionGroupConfig(group)
-	m.mu.groups[group] = cfg
-	data, seq, err := m.changedLocked()
-	m.mu.Unlock()
-	m.lg.Info("subscription group auto-created", zap.String("group", group))
-	if err == nil {
-		err = m.persist(data, seq)
+	found, err := m.FindOrCreateMany(owner, []string{group})
+	var qe *QuotaError
+	if errors.As(err, &qe) {
+		return cfg, false, qe.Err
 	}
 	if err != nil {
 		m.lg.Error("persist subscription groups", zap.Error(err))
 	}
-	return cfg, true
+	cfg, ok = found[group]
+	return cfg, ok, nil
 }
 
-// Put creates or replaces a group's config and persists the table.
+// QuotaError is FindOrCreateMany's refusal by Admit; nothing was created.
+type QuotaError struct{ Err error }
+
+func (e *QuotaError) Error() string { return e.Err.Error() }
+func (e *QuotaError) Unwrap() error { return e.Err }
+
+// FindOrCreateMany is FindOrCreate for several groups at once for the connection owner, with one
+// write of the file for every group it creates. It returns the configs of the groups that exist
+// (or were created) and the write's error (the groups it created are in the table all the same),
+// or a *QuotaError when Admit refuses the groups it would create (then none is).
+func (m *Manager) FindOrCreateMany(owner uint64, groups []string) (map[string]body.SubscriptionGroupConfig, error) {
+	found := make(map[string]body.SubscriptionGroupConfig, len(groups))
+	m.mu.Lock()
+	var created []string
+	for _, g := range groups {
+		if cfg, ok := m.mu.groups[g]; ok {
+			found[g] = cfg
+		} else if m.mayCreate(g) && !slices.Contains(created, g) {
+			created = append(created, g)
+		}
+	}
+	if len(created) == 0 {
+		m.mu.Unlock()
+		return found, nil
+	}
+	if m.opts.Admit != nil {
+		if err := m.opts.Admit(owner, len(created)); err != nil {
+			m.mu.Unlock()
+			return found, &QuotaError{Err: err}
+		}
+	}
+	for _, g := range created {
+		cfg := body.NewSubscriptionGroupConfig(g)
+		m.mu.groups[g], found[g] = cfg, cfg
+	}
+	seq := m.changedLocked()
+	m.mu.Unlock()
+	m.lg.Info("subscription groups auto-created", zap.Int("count", len(created)), zap.Strings("groups", created[:min(len(created), 8)]))
+	return found, m.persist(seq)
+}
+
+// mayCreate reports whether an unknown group may be auto-created.
+func (m *Manager) mayCreate(group string) bool {
+	return names.Group(group) == nil && (m.opts.AutoCreateSubscriptionGroup || IsSysGroup(group))
+}
+
+// Missing returns the groups of groups the table does not have.
+func (m *Manager) Missing(groups []string) []string {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	var out []string
+	for _, g := range groups {
+		if _, ok := m.mu.groups[g]; !ok {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// Put creates or replaces a group's config and persists the table. A name that is not a valid
+// group name is refused (ErrEmptyGroupName for none, else names.Group's error).
 func (m *Manager) Put(cfg body.SubscriptionGroupConfig) error {
 	if cfg.GroupName == "" {
 		return ErrEmptyGroupName
 	}
-	m.mu.Lock()
-	m.mu.groups[cfg.GroupName] = cfg
-	data, seq, err := m.changedLocked()
-	m.mu.Unlock()
-	if err != nil {
+	if err := names.Group(cfg.GroupName); err != nil {
 		return err
 	}
+	m.mu.Lock()
+	m.mu.groups[cfg.GroupName] = cfg
+	seq := m.changedLocked()
+	m.mu.Unlock()
 	m.lg.Info("subscription group updated", zap.String("group", cfg.GroupName))
-	return m.persist(data, seq)
+	return m.persist(seq)
 }
 
 // Delete removes a group and persists the table. It reports whether the group existed.
@@ -174,13 +241,10 @@ func (m *Manager) Delete(group string) (bool, error) {
 	}
 	delete(m.mu.groups, group)
 	delete(m.mu.forbidden, group)
-	data, seq, err := m.changedLocked()
+	seq := m.changedLocked()
 	m.mu.Unlock()
-	if err != nil {
-		return true, err
-	}
 	m.lg.Info("subscription group deleted", zap.String("group", group))
-	return true, m.persist(data, seq)
+	return true, m.persist(seq)
 }
 
 // DisableConsume turns consumeEnable off for a group (in memory, as Java does; the next persist
@@ -246,19 +310,30 @@ func (m *Manager) Persist() error {
 	m.mu.Lock()
 	m.mu.seq++
 	seq := m.mu.seq
-	data, err := body.MarshalIndent(m.wrapperLocked())
 	m.mu.Unlock()
-	if err != nil {
-		return fmt.Errorf("subscription: encode: %w", err)
-	}
-	return m.persist(data, seq)
+	return m.persist(seq)
 }
 
-// changedLocked bumps the DataVersion and returns the file content for this change.
+// changedLocked bumps the DataVersion and returns the number of this change.
 // REQUIRES: m.mu held for writing.
-func (m *Manager) changedLocked() ([]byte, uint64, error) {
+func (m *Manager) changedLocked() uint64 {
 	m.mu.version = m.mu.version.Next(m.opts.Now())
 	m.mu.seq++
+	return m.mu.seq
+}
+
+// persist returns once change seq is in the file.
+func (m *Manager) persist(seq uint64) error {
+	if err := m.sync.Sync(seq); err != nil {
+		return fmt.Errorf("subscription: persist: %w", err)
+	}
+	return nil
+}
+
+// snapshot encodes the table for the file, with the number of its latest change.
+func (m *Manager) snapshot() ([]byte, uint64, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
 	data, err := body.MarshalIndent(m.wrapperLocked())
 	if err != nil {
 		return nil, 0, fmt.Errorf("subscription: encode: %w", err)
@@ -266,9 +341,5 @@ func (m *Manager) changedLocked() ([]byte, uint64, error) {
 	return data, m.mu.seq, nil
 }
 
-func (m *Manager) persist(data []byte, seq uint64) error {
-	if err := m.file.Write(data, seq); err != nil {
-		return fmt.Errorf("subscription: persist: %w", err)
-	}
-	return nil
-}
+// Writes is the number of writes of the file so far.
+func (m *Manager) Writes() uint64 { return m.sync.Writes() }

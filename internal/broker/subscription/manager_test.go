@@ -1,8 +1,11 @@
 package subscription
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -125,4 +128,66 @@ func TestWrapperIsACopy(t *testing.T) {
 	delete(w.SubscriptionGroupTable, "TOOLS_CONSUMER")
 	_, ok := m.Get("TOOLS_CONSUMER")
 	require.True(t, ok)
+}
+
+// TestFindOrCreateManyWritesOnce: a heartbeat's new groups are created in one change and one
+// write of the file, and are in it when the call returns; names that are not group names are
+// never created.
+func TestFindOrCreateManyWritesOnce(t *testing.T) {
+	o := testOptions(t)
+	m := newManager(t, o)
+	var groups []string
+	for i := range 300 {
+		groups = append(groups, "G"+strings.Repeat("x", 200)+strconv.Itoa(i))
+	}
+	bad := []string{strings.Repeat("g", 256), "../g", "", "a b"}
+	require.ElementsMatch(t, append(append([]string(nil), groups...), bad...), m.Missing(append(groups, bad...)))
+	found, err := m.FindOrCreateMany(7, append(groups, bad...))
+	require.NoError(t, err)
+	require.Len(t, found, 300)
+	require.Equal(t, uint64(1), m.Writes(), "one write for 300 new groups")
+	require.Equal(t, int64(1), m.DataVersion().Counter)
+	for _, b := range bad {
+		_, ok := m.FindOrCreate(b)
+		require.False(t, ok, "%q is not a group name", b)
+	}
+	require.Empty(t, m.Missing(groups))
+
+	back := newManager(t, o) // what a restart (or kill -9) finds
+	for _, g := range groups {
+		_, ok := back.Get(g)
+		require.True(t, ok)
+	}
+	require.ErrorContains(t, m.Put(body.NewSubscriptionGroupConfig("../../etc")), "contains illegal characters")
+}
+
+// TestFindOrCreateAdmits: groups a connection would create beyond what Admit allows are refused,
+// all of them, and nothing is written.
+func TestFindOrCreateAdmits(t *testing.T) {
+	o := testOptions(t)
+	allowed := map[uint64]int{1: 2}
+	o.Admit = func(owner uint64, n int) error {
+		if n > allowed[owner] {
+			return errors.New("too many")
+		}
+		allowed[owner] -= n
+		return nil
+	}
+	m := newManager(t, o)
+	_, err := m.FindOrCreateMany(1, []string{"a", "b", "c"})
+	var qe *QuotaError
+	require.ErrorAs(t, err, &qe)
+	require.Equal(t, uint64(0), m.Writes())
+	require.Len(t, m.Missing([]string{"a", "b", "c"}), 3)
+	found, err := m.FindOrCreateMany(1, []string{"a", "b", "a", "TOOLS_CONSUMER"})
+	require.NoError(t, err)
+	require.Len(t, found, 3, "a repeated name is one group; an existing one costs nothing")
+	_, ok, refused := m.FindOrCreateFor(1, "c")
+	require.False(t, ok)
+	require.EqualError(t, refused, "too many")
+	_, ok, refused = m.FindOrCreateFor(1, "a")
+	require.True(t, ok)
+	require.NoError(t, refused)
+	_, ok = m.FindOrCreate("c")
+	require.False(t, ok, "owner 0 is asked too (the Admit of the broker's wiring lets it through)")
 }

@@ -31,6 +31,9 @@ type Options struct {
 	BrokerTopicEnable  bool
 	TraceTopicEnable   bool
 	MsgTraceTopicName  string
+	// Admit, if set, is asked before a send of the connection owner creates a topic from its
+	// default topic; an error refuses it (quota.Quota.TakeTopics).
+	Admit func(owner uint64, n int) error
 	// OnChange is called, outside the manager's lock, after a topic is created, updated or deleted;
 	// the broker re-registers with the name servers from it. May be nil.
 	OnChange func(Change)
@@ -71,6 +74,7 @@ type Manager struct {
 		seq     uint64 // bumped with every change, orders persists
 	}
 	file *configfile.Persister
+	sync *configfile.Syncer // a change is answered once topics.json holds it; changes at once share a write
 }
 
 // ConfigPath returns the path of topics.json under a store root.
@@ -93,6 +97,7 @@ func New(opts Options, lg *zap.Logger) (*Manager, error) {
 		opts.MsgTraceTopicName = systopic.Trace
 	}
 	m := &Manager{opts: opts, lg: lg, file: configfile.NewPersister(ConfigPath(opts.StorePathRootDir)), system: map[string]bool{}}
+	m.sync = configfile.NewSyncer(m.file, m.snapshot)
 	for _, name := range systopic.Static() {
 		m.system[name] = true
 	}

@@ -1,6 +1,7 @@
 package topic
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -243,4 +244,42 @@ func TestConcurrentCreatesAllPersisted(t *testing.T) {
 	m2 := newManager(t, o)
 	require.Equal(t, m.Topics(), m2.Topics())
 	require.Equal(t, m.DataVersion(), m2.DataVersion())
+}
+
+// TestCreateAdmitsAndBatches: a send's topic beyond what Admit allows its connection is not
+// created; CreateAllIfAbsent creates many topics with one write and skips names that are not
+// topics; createLocked never creates a bad name.
+func TestCreateAdmitsAndBatches(t *testing.T) {
+	o := testOptions(t)
+	o.Admit = func(owner uint64, n int) error {
+		if owner == 9 {
+			return errors.New("quota")
+		}
+		return nil
+	}
+	m := newManager(t, o)
+	_, ok, refused := m.CreateTopicInSendMessageFor(9, "Refused", systopic.AutoCreate, 4, 0)
+	require.False(t, ok)
+	require.EqualError(t, refused, "quota")
+	require.False(t, m.Contains("Refused"))
+	_, ok, refused = m.CreateTopicInSendMessageFor(8, "Allowed", systopic.AutoCreate, 4, 0)
+	require.True(t, ok)
+	require.NoError(t, refused)
+
+	before := m.Writes()
+	var tcs []body.TopicConfig
+	for i := range 200 {
+		tcs = append(tcs, body.NewTopicConfig(fmt.Sprintf("%%RETRY%%G%d", i)))
+	}
+	tcs = append(tcs, body.NewTopicConfig("%RETRY%"+strings.Repeat("g", 200)), body.NewTopicConfig("../x"))
+	require.NoError(t, m.CreateAllIfAbsent(tcs, "heartbeat"))
+	require.Equal(t, before+1, m.Writes(), "one write for 200 topics")
+	require.True(t, m.Contains("%RETRY%G199"))
+	require.False(t, m.Contains("../x"))
+	require.False(t, m.Contains("%RETRY%"+strings.Repeat("g", 200)), "longer than a topic may be")
+	require.NoError(t, m.CreateAllIfAbsent(tcs, "heartbeat"))
+	require.Equal(t, before+1, m.Writes(), "nothing new, nothing written")
+
+	m.CreateTopicInSendMessageBack("%RETRY%"+strings.Repeat("h", 130), 1, 6, 0)
+	require.Len(t, m.Topics(), len(newManager(t, o).Topics()), "what is in memory is on disk, and no bad name")
 }

@@ -6,6 +6,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/names"
 	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
@@ -19,14 +20,11 @@ func (m *Manager) Put(tc body.TopicConfig) error {
 	}
 	m.mu.Lock()
 	m.mu.topics[tc.TopicName] = tc
-	data, seq, err := m.changedLocked()
+	seq := m.changedLocked()
 	m.mu.Unlock()
-	if err != nil {
-		return err
-	}
 	m.lg.Info("topic updated", zap.String("topic", tc.TopicName), zap.Int("perm", tc.Perm),
 		zap.Int("readQueueNums", tc.ReadQueueNums), zap.Int("writeQueueNums", tc.WriteQueueNums))
-	perr := m.persist(data, seq)
+	perr := m.persist(seq)
 	m.notify(Change{Topic: tc})
 	return perr
 }
@@ -40,13 +38,10 @@ func (m *Manager) Delete(topic string) (bool, error) {
 		return false, nil
 	}
 	delete(m.mu.topics, topic)
-	data, seq, err := m.changedLocked()
+	seq := m.changedLocked()
 	m.mu.Unlock()
-	if err != nil {
-		return true, err
-	}
 	m.lg.Info("topic deleted", zap.String("topic", topic))
-	perr := m.persist(data, seq)
+	perr := m.persist(seq)
 	m.notify(Change{Topic: tc, Deleted: true})
 	return true, perr
 }
@@ -57,17 +52,25 @@ func (m *Manager) Delete(topic string) (bool, error) {
 // default's perm without inherit, and sysFlag. ok is false when the topic neither exists nor can
 // be created; the caller answers TOPIC_NOT_EXIST.
 func (m *Manager) CreateTopicInSendMessage(topic, defaultTopic string, clientQueueNums, sysFlag int) (tc body.TopicConfig, ok bool) {
+	tc, ok, _ = m.CreateTopicInSendMessageFor(0, topic, defaultTopic, clientQueueNums, sysFlag)
+	return tc, ok
+}
+
+// CreateTopicInSendMessageFor is CreateTopicInSendMessage for a send of the connection owner: a
+// topic it would create beyond what Options.Admit lets owner create is not created, and the
+// refusal is returned (ok false).
+func (m *Manager) CreateTopicInSendMessageFor(owner uint64, topic, defaultTopic string, clientQueueNums, sysFlag int) (tc body.TopicConfig, ok bool, refused error) {
 	m.mu.Lock()
 	if tc, ok := m.mu.topics[topic]; ok {
 		m.mu.Unlock()
-		return tc, true
+		return tc, true, nil
 	}
 	def, found := m.mu.topics[defaultTopic]
 	if !found {
 		m.mu.Unlock()
 		m.lg.Warn("cannot create topic: default topic does not exist",
-			zap.String("topic", topic), zap.String("defaultTopic", defaultTopic))
-		return body.TopicConfig{}, false
+			zap.String("topic", topic), zap.String("defaultTopic", names.Quote(defaultTopic)))
+		return body.TopicConfig{}, false, nil
 	}
 	perm := def.Perm
 	if defaultTopic == systopic.AutoCreate && !m.opts.AutoCreateTopicEnable {
@@ -76,8 +79,14 @@ func (m *Manager) CreateTopicInSendMessage(topic, defaultTopic string, clientQue
 	if perm&body.PermInherit == 0 {
 		m.mu.Unlock()
 		m.lg.Warn("cannot create topic: default topic is not inheritable",
-			zap.String("topic", topic), zap.String("defaultTopic", defaultTopic), zap.Int("perm", perm))
-		return body.TopicConfig{}, false
+			zap.String("topic", topic), zap.String("defaultTopic", names.Quote(defaultTopic)), zap.Int("perm", perm))
+		return body.TopicConfig{}, false, nil
+	}
+	if m.opts.Admit != nil {
+		if err := m.opts.Admit(owner, 1); err != nil {
+			m.mu.Unlock()
+			return body.TopicConfig{}, false, err
+		}
 	}
 	queues := max(min(clientQueueNums, def.WriteQueueNums), 0)
 	tc = body.NewTopicConfig(topic)
@@ -86,7 +95,7 @@ func (m *Manager) CreateTopicInSendMessage(topic, defaultTopic string, clientQue
 	tc.TopicSysFlag = sysFlag
 	tc.TopicFilterType = def.TopicFilterType
 	m.createLocked(tc, "send")
-	return tc, true
+	return tc, true, nil
 }
 
 // CreateTopicInSendMessageBack returns the topic's config, creating it with the given queues,
@@ -121,22 +130,56 @@ func (m *Manager) CreateTopicIfAbsent(tc body.TopicConfig) (got body.TopicConfig
 	return tc, true
 }
 
-// createLocked adds tc, unlocks, persists and notifies. A persist failure is logged: the topic
-// exists in memory and the next change retries the write, as in Java.
+// createLocked adds tc, unlocks, persists and notifies. A name that is not a valid topic is not
+// created. A persist failure is logged: the topic exists in memory and the next change retries
+// the write, as in Java.
 // REQUIRES: m.mu held for writing; it is released on return.
 func (m *Manager) createLocked(tc body.TopicConfig, why string) {
+	if err := ValidateTopic(tc.TopicName); err != nil {
+		m.mu.Unlock()
+		m.lg.Warn("topic not created: not a topic name", zap.String("topic", names.Quote(tc.TopicName)), zap.String("by", why))
+		return
+	}
 	m.mu.topics[tc.TopicName] = tc
-	data, seq, err := m.changedLocked()
+	seq := m.changedLocked()
 	m.mu.Unlock()
 	m.lg.Info("topic created", zap.String("topic", tc.TopicName), zap.String("by", why),
 		zap.Int("queueNums", tc.WriteQueueNums), zap.Int("perm", tc.Perm))
-	if err == nil {
-		err = m.persist(data, seq)
-	}
-	if err != nil {
+	if err := m.persist(seq); err != nil {
 		m.lg.Error("persist topics", zap.Error(err))
 	}
 	m.notify(Change{Topic: tc})
+}
+
+// CreateAllIfAbsent creates the topics of tcs that do not exist, with one write of topics.json
+// for all of them (the retry topics of a heartbeat's new groups), and returns the write's error.
+// Names that are not valid topics are left out.
+func (m *Manager) CreateAllIfAbsent(tcs []body.TopicConfig, why string) error {
+	var created []body.TopicConfig
+	m.mu.Lock()
+	for _, tc := range tcs {
+		if _, ok := m.mu.topics[tc.TopicName]; ok || ValidateTopic(tc.TopicName) != nil {
+			continue
+		}
+		if tc.TopicFilterType == "" {
+			tc.TopicFilterType = body.SingleTag
+		}
+		m.mu.topics[tc.TopicName] = tc
+		created = append(created, tc)
+	}
+	if len(created) == 0 {
+		m.mu.Unlock()
+		return nil
+	}
+	seq := m.changedLocked()
+	m.mu.Unlock()
+	m.lg.Info("topics created", zap.Int("count", len(created)), zap.String("by", why),
+		zap.String("first", created[0].TopicName))
+	err := m.persist(seq)
+	for _, tc := range created {
+		m.notify(Change{Topic: tc})
+	}
+	return err
 }
 
 // UpdateOrderTopicConfig marks as ordered the existing topics named in orderTopics (the
@@ -155,24 +198,17 @@ func (m *Manager) UpdateOrderTopicConfig(orderTopics map[string]string) error {
 		m.mu.Unlock()
 		return nil
 	}
-	data, seq, err := m.changedLocked()
+	seq := m.changedLocked()
 	m.mu.Unlock()
-	if err != nil {
-		return err
-	}
-	return m.persist(data, seq)
+	return m.persist(seq)
 }
 
-// changedLocked bumps the DataVersion and returns the file content for this change.
+// changedLocked bumps the DataVersion and returns the number of this change.
 // REQUIRES: m.mu held for writing.
-func (m *Manager) changedLocked() ([]byte, uint64, error) {
+func (m *Manager) changedLocked() uint64 {
 	m.mu.version = m.mu.version.Next(m.opts.Now())
 	m.mu.seq++
-	data, err := body.MarshalIndent(m.wrapperLocked())
-	if err != nil {
-		return nil, 0, fmt.Errorf("topic: encode: %w", err)
-	}
-	return data, m.mu.seq, nil
+	return m.mu.seq
 }
 
 // Persist writes the current table to topics.json.
@@ -180,20 +216,31 @@ func (m *Manager) Persist() error {
 	m.mu.Lock()
 	m.mu.seq++
 	seq := m.mu.seq
-	data, err := body.MarshalIndent(m.wrapperLocked())
 	m.mu.Unlock()
-	if err != nil {
-		return fmt.Errorf("topic: encode: %w", err)
-	}
-	return m.persist(data, seq)
+	return m.persist(seq)
 }
 
-func (m *Manager) persist(data []byte, seq uint64) error {
-	if err := m.file.Write(data, seq); err != nil {
+// persist returns once change seq is in topics.json.
+func (m *Manager) persist(seq uint64) error {
+	if err := m.sync.Sync(seq); err != nil {
 		return fmt.Errorf("topic: persist: %w", err)
 	}
 	return nil
 }
+
+// snapshot encodes the table for topics.json, with the number of its latest change.
+func (m *Manager) snapshot() ([]byte, uint64, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	data, err := body.MarshalIndent(m.wrapperLocked())
+	if err != nil {
+		return nil, 0, fmt.Errorf("topic: encode: %w", err)
+	}
+	return data, m.mu.seq, nil
+}
+
+// Writes is the number of writes of topics.json so far.
+func (m *Manager) Writes() uint64 { return m.sync.Writes() }
 
 func (m *Manager) notify(c Change) {
 	if m.opts.OnChange != nil {

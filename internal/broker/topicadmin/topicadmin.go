@@ -1,11 +1,13 @@
 // Package topicadmin changes and lists the broker's topics for admin tools: create or update a
 // topic's config (refusing names that clash with the cluster or a system topic, bad names and
-// queue counts out of 1..1024), delete a topic with its queues and consumer offsets, list every
+// queue counts out of 1..1024), delete a topic with its queues and consumer offsets (refusing
+// bad names, system topics and topics it does not have), list every
 // config and the system topics.
 package topicadmin
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/rocketgo/rocketgo/internal/broker/outcome"
 	"github.com/rocketgo/rocketgo/internal/broker/topic"
@@ -78,14 +80,39 @@ func (s *Service) checkName(name string) error {
 	return nil
 }
 
-// Delete removes a topic, its consumer offsets and its queues.
+// Delete removes a topic, its consumer offsets and its queues. It refuses a name that is not a
+// valid topic (so that nothing outside the store's own topic directories can be named), a system
+// topic (delayed messages, transactions, traces, the template topic: deleting them loses what
+// other topics' producers stored) and a topic the broker does not have.
 func (s *Service) Delete(name string) error {
-	if _, err := s.topics.Delete(name); err != nil {
+	if err := topic.ValidateTopic(name); err != nil {
+		return outcome.Errorf(outcome.SystemError, "%s", err.Error())
+	}
+	if s.undeletable(name) {
+		return outcome.Errorf(outcome.SystemError, "The topic[%s] is a system topic: it cannot be deleted.", name)
+	}
+	existed, err := s.topics.Delete(name)
+	if err != nil {
 		return err
+	}
+	if !existed {
+		return outcome.Errorf(outcome.TopicNotExist, "The topic[%s] does not exist on this broker.", name)
 	}
 	s.offsets.RemoveTopic(name)
 	return s.store.DeleteTopic(name)
 }
+
+// undeletable reports the topics a delete must leave alone: Java's system topics
+// (TopicValidator.isSystemTopic, which counts rmq_sys_* with the revive and timer topics), the
+// broker's built-in ones (its cluster and broker names, the trace topic), RMQ_SYS_* and
+// RocketMQ 5's checkpoint topic.
+func (s *Service) undeletable(name string) bool {
+	return systopic.IsSystem(name) || s.topics.IsSystemTopic(name) || strings.HasPrefix(name, sysUpperPrefix) ||
+		name == systopic.Checkpoint
+}
+
+// sysUpperPrefix starts the transaction and trace topics (RMQ_SYS_TRANS_HALF_TOPIC, ...).
+const sysUpperPrefix = "RMQ_SYS_"
 
 // All is every topic's config (topics.json's content).
 func (s *Service) All() body.TopicConfigSerializeWrapper { return s.topics.Wrapper() }

@@ -28,8 +28,9 @@ func (f *fakeTopics) Delete(name string) (bool, error) {
 		return false, errors.New("disk full")
 	}
 	f.log = append(f.log, "topic")
+	_, ok := f.cfgs[name]
 	delete(f.cfgs, name)
-	return true, nil
+	return ok, nil
 }
 
 func (f *fakeTopics) IsSystemTopic(name string) bool {
@@ -100,10 +101,51 @@ func TestUpdate(t *testing.T) {
 
 func TestDelete(t *testing.T) {
 	s, topics := newService()
+	for _, name := range []string{"T", "Undeletable"} {
+		topics.cfgs[name] = body.NewTopicConfig(name)
+	}
 	require.NoError(t, s.Delete("T"))
 	require.Equal(t, []string{"topic", "offsets", "queues"}, topics.log)
 	require.EqualError(t, s.Delete("Stuck"), "disk full")
 	require.EqualError(t, s.Delete("Undeletable"), "busy")
+}
+
+// TestDeleteRefuses: names that are not topics (they would name directories outside the topic's
+// own), system topics and topics the broker does not have are refused with a remark, and
+// nothing is touched.
+func TestDeleteRefuses(t *testing.T) {
+	s, topics := newService()
+	for _, name := range []string{systopic.Schedule, systopic.TransHalf, systopic.AutoCreate, systopic.RevivePrefix + "c"} {
+		topics.cfgs[name] = body.NewTopicConfig(name)
+	}
+	for _, tc := range []struct {
+		name   string
+		kind   outcome.Kind
+		remark string
+	}{
+		{"..", outcome.SystemError, "The specified topic contains illegal characters, allowing only ^[%|a-zA-Z0-9_-]+$"},
+		{"../../victim", outcome.SystemError, "The specified topic contains illegal characters, allowing only ^[%|a-zA-Z0-9_-]+$"},
+		{"", outcome.SystemError, "The specified topic is blank."},
+		{strings.Repeat("t", 128), outcome.SystemError, "The specified topic is longer than topic max length."},
+		{systopic.Schedule, outcome.SystemError, "The topic[SCHEDULE_TOPIC_XXXX] is a system topic: it cannot be deleted."},
+		{systopic.TransHalf, outcome.SystemError, "The topic[RMQ_SYS_TRANS_HALF_TOPIC] is a system topic: it cannot be deleted."},
+		{systopic.TransOpHalf, outcome.SystemError, "The topic[RMQ_SYS_TRANS_OP_HALF_TOPIC] is a system topic: it cannot be deleted."},
+		{systopic.Trace, outcome.SystemError, "The topic[RMQ_SYS_TRACE_TOPIC] is a system topic: it cannot be deleted."},
+		{"RMQ_SYS_OTHER", outcome.SystemError, "The topic[RMQ_SYS_OTHER] is a system topic: it cannot be deleted."},
+		{systopic.AutoCreate, outcome.SystemError, "The topic[TBW102] is a system topic: it cannot be deleted."},
+		{systopic.RevivePrefix + "c", outcome.SystemError, "The topic[rmq_sys_REVIVE_LOG_c] is a system topic: it cannot be deleted."},
+		{systopic.Timer, outcome.SystemError, "The topic[rmq_sys_wheel_timer] is a system topic: it cannot be deleted."},
+		{systopic.Checkpoint, outcome.SystemError, "The topic[CHECKPOINT_TOPIC] is a system topic: it cannot be deleted."},
+		{"broker-a", outcome.SystemError, "The topic[broker-a] is a system topic: it cannot be deleted."},
+		{"Missing", outcome.TopicNotExist, "The topic[Missing] does not exist on this broker."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			topics.log = nil
+			require.Equal(t, &outcome.Error{Kind: tc.kind, Remark: tc.remark}, s.Delete(tc.name))
+			require.Subset(t, []string{"topic"}, topics.log, "no offsets or queues removed")
+		})
+	}
+	require.Contains(t, topics.cfgs, systopic.Schedule)
 }
 
 func TestSystemTopics(t *testing.T) {

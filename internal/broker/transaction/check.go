@@ -12,6 +12,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+	"github.com/rocketgo/rocketgo/pkg/protocol/names"
 	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
@@ -154,7 +155,7 @@ func (s *Service) askProducer(m *store.Message, props map[string]string, res *st
 	group := props[message.PropertyProducerGroup]
 	req, err := s.checkRequest(m, props, res)
 	if err != nil {
-		s.lg.Error("building a check request failed", zap.String("group", group), zap.Error(err))
+		s.lg.Error("building a check request failed", zap.String("group", names.Quote(group)), zap.Error(err))
 		return
 	}
 	chans := s.producers.Channels(group)
@@ -167,8 +168,8 @@ func (s *Service) askProducer(m *store.Message, props map[string]string, res *st
 			}
 		}
 	}
-	s.lg.Warn("no live connection of the producer group to check a transaction with", zap.String("group", group),
-		zap.String("msgId", props[message.PropertyUniqClientMessageID]), zap.Int64("halfOffset", res.QueueOffset))
+	s.lg.Warn("no live connection of the producer group to check a transaction with", zap.String("group", names.Quote(group)),
+		zap.String("msgId", names.Quote(props[message.PropertyUniqClientMessageID])), zap.Int64("halfOffset", res.QueueOffset))
 }
 
 // checkRequest builds CHECK_TRANSACTION_STATE: the copy's offsets in the header and the copy

@@ -29,6 +29,9 @@ type EndRequest struct {
 	FromTransactionCheck bool
 	MsgID                string
 	TransactionID        string
+	// MayWrite, if set, is asked about the real topic of the half message before it is committed
+	// or rolled back (ACL: the offsets are the producer's, the half message may be another's).
+	MayWrite func(topic string) error
 }
 
 // EndError is an END_TRANSACTION that names no half message of its producer group, or an invalid
@@ -65,6 +68,11 @@ func (s *Service) End(r EndRequest) error {
 	}
 	if err := matchHalf(half, r); err != nil {
 		return err
+	}
+	if r.MayWrite != nil {
+		if err := r.MayWrite(half.Props[message.PropertyRealTopic]); err != nil {
+			return err
+		}
 	}
 	if r.CommitOrRollback == StateCommit {
 		m, err := committed(half, s.opts.MaxDelayLevel)

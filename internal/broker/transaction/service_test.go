@@ -1,6 +1,7 @@
 package transaction
 
 import (
+	"errors"
 	"net/netip"
 	"strconv"
 	"sync"
@@ -235,6 +236,24 @@ func TestEndRefusesWhatIsNotItsHalf(t *testing.T) {
 			require.Contains(t, ee.Error(), tc.remark)
 		})
 	}
+	require.Equal(t, logEnd, e.st.CommitLogMaxOffset(), "nothing committed, nothing settled")
+}
+
+// TestEndAsksAboutTheRealTopic: the request's check is asked about the topic the half message
+// was sent to; a refusal commits and settles nothing.
+func TestEndAsksAboutTheRealTopic(t *testing.T) {
+	e := newEnv(t, nil)
+	half := e.sendHalf(t, "U-ACL", 0)
+	logEnd := e.st.CommitLogMaxOffset()
+	refused := errors.New("refused")
+	var asked []string
+	r := EndRequest{ProducerGroup: group, TranStateTableOffset: half.QueueOffset, CommitLogOffset: half.WroteOffset,
+		CommitOrRollback: StateCommit, MsgID: half.MsgID(), MayWrite: func(topic string) error {
+			asked = append(asked, topic)
+			return refused
+		}}
+	require.Same(t, refused, e.svc.End(r))
+	require.Equal(t, []string{"Orders"}, asked)
 	require.Equal(t, logEnd, e.st.CommitLogMaxOffset(), "nothing committed, nothing settled")
 }
 

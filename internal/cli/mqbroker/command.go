@@ -37,7 +37,7 @@ func NewCommand() *cobra.Command {
 	cmd.Flags().StringVarP(&f.confPath, "configFile", "c", "", "broker config file (Java properties, e.g. conf/broker.conf)")
 	cmd.Flags().StringVarP(&f.namesrvAddr, "namesrvAddr", "n", "", "name server address list, e.g. '192.168.0.1:9876;192.168.0.2:9876'")
 	cmd.Flags().BoolVarP(&f.print, "printConfigItem", "p", false, "print the effective configuration and exit")
-	cmd.Flags().StringVar(&f.pprofAddr, "pprof-addr", "", "serve Go profiles (/debug/pprof/) on this host:port")
+	cmd.Flags().StringVar(&f.pprofAddr, "pprof-addr", "", "serve Go profiles (/debug/pprof/) on this host:port (\":port\": on bindAddress)")
 	f.logs.Register(cmd)
 	return cmd
 }
@@ -68,7 +68,7 @@ func (f *flags) run(cmd *cobra.Command) error {
 func (f *flags) serve(ctx context.Context, cfg *config.Broker, lg *zap.Logger) error {
 	cfg.LogEffective(lg)
 	tuneGC(lg)
-	stopPprof, err := startPprof(f.pprofAddr, lg)
+	stopPprof, err := startPprof(pprofListenAddr(f.pprofAddr, cfg.BindAddress), lg)
 	if err != nil {
 		return err
 	}

@@ -10,8 +10,19 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/rocketgo/rocketgo/internal/config"
 	"github.com/rocketgo/rocketgo/internal/lifecycle"
 )
+
+// pprofListenAddr is where --pprof-addr listens: as given, or on bindAddress when it names only
+// a port (":6060"), as every other listener of the broker follows bindAddress.
+func pprofListenAddr(flag, bindAddress string) string {
+	host, port, err := net.SplitHostPort(flag)
+	if flag == "" || err != nil || host != "" {
+		return flag
+	}
+	return net.JoinHostPort(config.SpecificHost(bindAddress), port)
+}
 
 // startPprof serves Go's profiles (/debug/pprof/) on addr when it is set; the returned function
 // stops the server.

@@ -133,3 +133,6 @@ func (r *RawConn) Close() { _ = r.nc.Close() }
 
 // LocalAddrString is this end's address, as the server sees the peer.
 func (r *RawConn) LocalAddrString() string { return r.nc.LocalAddr().String() }
+
+// Conn is the underlying connection, for tests that write to it byte by byte.
+func (r *RawConn) Conn() net.Conn { return r.nc }

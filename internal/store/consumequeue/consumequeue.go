@@ -2,9 +2,12 @@ package consumequeue
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -56,19 +59,44 @@ type Options struct {
 	EntriesPerFile int    // 0 means DefaultEntriesPerFile
 	FS             vfs.FS // nil means vfs.Default
 	Logger         *zap.Logger
+	// Residency caps the files mapped by the queues sharing it; nil: no cap.
+	Residency *Residency
 }
 
-// ConsumeQueue is the entry file queue of one topic queue.
-type ConsumeQueue struct {
-	topic    string
-	queueID  int32
-	q        *mmapfile.Queue
-	fileSize int64
-	lg       *zap.Logger
+// noDirty is dirtyPhy when every entry is flushed.
+const noDirty = -1
 
-	mu        sync.Mutex   // writers: Put, Recover, Truncate, Delete
+// ConsumeQueue is the entry file queue of one topic queue. Its files are
+// sparse (mmapfile.QueueOptions.Sparse): blocks are allocated as entries are
+// written, a little ahead of them, and the queue may be closed to make room
+// under its Residency and mapped again on demand.
+type ConsumeQueue struct {
+	topic     string
+	queueID   int32
+	dir       string
+	fileSize  int64
+	fs        vfs.FS
+	lg        *zap.Logger
+	residency *Residency // nil: no cap
+
+	mu sync.Mutex // writers (Put, Recover, Truncate, Delete), mapping and closing
+	// res guards q, st and dirtyPhy: readers take file references under its
+	// read lock; q changes under mu and res.
+	res sync.RWMutex
+	q   *mmapfile.Queue // nil while closed to make room
+	st  mmapfile.QueueState
+	// dirtyPhy, while closed: the CommitLog offset of the first unflushed
+	// non-blank entry, noDirty if none.
+	dirtyPhy int64
+	slot     int         // index in residency's ring, -1 when not there; REQUIRES residency.mu
+	used     atomic.Bool // used since the CLOCK sweep last passed
+
 	minLogic  atomic.Int64 // byte position of the first live entry
+	end       atomic.Int64 // byte position past the last entry (mirrors q)
 	maxPhyEnd atomic.Int64 // CommitLog end of the newest non-blank entry
+	// minFor is the CommitLog min offset minLogic was last corrected for, -1
+	// when it must be corrected again. REQUIRES mu.
+	minFor int64
 }
 
 // Dir is the directory of a topic queue under root (the consumequeue directory).
@@ -76,22 +104,54 @@ func Dir(root, topic string, queueID int32) string {
 	return filepath.Join(root, topic, strconv.Itoa(int(queueID)))
 }
 
-// Open maps the files of a topic queue under root. Call Recover before Put.
+// Open maps the files of a topic queue under root (none, and no directory,
+// for a new queue: both are made with its first entry). Call Recover before
+// Put.
 func Open(root, topic string, queueID int32, o Options) (*ConsumeQueue, error) {
+	cq := newConsumeQueue(root, topic, queueID, o)
+	q, err := mmapfile.OpenQueue(cq.dir, cq.fileSize, cq.queueOptions())
+	if err != nil {
+		return nil, fmt.Errorf("consumequeue: open %s/%d: %w", topic, queueID, err)
+	}
+	cq.mu.Lock()
+	defer cq.mu.Unlock()
+	cq.q = q
+	cq.publishLocked(q)
+	cq.used.Store(true)
+	if cq.residency != nil {
+		cq.residency.admit(cq, q.Len())
+	}
+	return cq, nil
+}
+
+func newConsumeQueue(root, topic string, queueID int32, o Options) *ConsumeQueue {
 	if o.EntriesPerFile <= 0 {
 		o.EntriesPerFile = DefaultEntriesPerFile
 	}
 	if o.Logger == nil {
 		o.Logger = zap.NewNop()
 	}
-	lg := o.Logger.With(zap.String("topic", topic), zap.Int32("queueId", queueID))
-	size := int64(o.EntriesPerFile) * EntrySize
-	q, err := mmapfile.OpenQueue(Dir(root, topic, queueID), size, mmapfile.QueueOptions{FS: o.FS, Logger: lg})
-	if err != nil {
-		return nil, fmt.Errorf("consumequeue: open %s/%d: %w", topic, queueID, err)
+	return &ConsumeQueue{
+		topic: topic, queueID: queueID, dir: Dir(root, topic, queueID),
+		fileSize: int64(o.EntriesPerFile) * EntrySize, fs: o.FS, lg: o.Logger, residency: o.Residency,
+		dirtyPhy: noDirty, slot: -1, minFor: -1,
 	}
-	return &ConsumeQueue{topic: topic, queueID: queueID, q: q, fileSize: size, lg: lg}, nil
 }
+
+func (cq *ConsumeQueue) queueOptions() mmapfile.QueueOptions {
+	return mmapfile.QueueOptions{Sparse: true, FS: cq.fs, Logger: cq.lg}
+}
+
+// logger is the queue's logger; fields are added per message, not kept per
+// queue (a zap child logger costs about a kilobyte, times tens of thousands).
+func (cq *ConsumeQueue) logger() *zap.Logger { return cq.lg }
+
+func (cq *ConsumeQueue) fields() []zap.Field {
+	return []zap.Field{zap.String("topic", cq.topic), zap.Int32("queueId", cq.queueID)}
+}
+
+// publishLocked mirrors q's end for lock-free readers. REQUIRES cq.mu.
+func (cq *ConsumeQueue) publishLocked(q *mmapfile.Queue) { cq.end.Store(q.MaxOffset()) }
 
 // Topic is the queue's topic.
 func (cq *ConsumeQueue) Topic() string { return cq.topic }
@@ -106,7 +166,7 @@ func (cq *ConsumeQueue) EntriesPerFile() int64 { return cq.fileSize / EntrySize 
 func (cq *ConsumeQueue) MinOffset() int64 { return cq.minLogic.Load() / EntrySize }
 
 // MaxOffset is the queue offset the next entry gets (the entry count).
-func (cq *ConsumeQueue) MaxOffset() int64 { return cq.q.MaxOffset() / EntrySize }
+func (cq *ConsumeQueue) MaxOffset() int64 { return cq.end.Load() / EntrySize }
 
 // MaxPhyOffset is the CommitLog end of the newest entry, 0 if none.
 func (cq *ConsumeQueue) MaxPhyOffset() int64 { return cq.maxPhyEnd.Load() }
@@ -118,32 +178,39 @@ func (cq *ConsumeQueue) RollNextFile(offset int64) int64 {
 }
 
 // Put writes the entry for queue offset qoff. An entry already present is left
-// alone; a gap before it is filled with blank entries.
+// alone; a gap before it is filled with blank entries. A failure (a full disk
+// when a file or a block is allocated) writes nothing for qoff: Put it again.
 func (cq *ConsumeQueue) Put(qoff int64, e Entry) error {
 	if qoff < 0 {
 		return fmt.Errorf("consumequeue: %s/%d: negative queue offset %d", cq.topic, cq.queueID, qoff)
 	}
 	cq.mu.Lock()
 	defer cq.mu.Unlock()
+	q, err := cq.resident()
+	if err != nil {
+		return err
+	}
+	defer cq.publishLocked(q)
 	pos := qoff * EntrySize
-	cur := cq.q.MaxOffset()
-	if cq.q.Len() == 0 {
+	cur := q.MaxOffset()
+	if q.Len() == 0 {
 		cur = pos - pos%cq.fileSize
 		if pos > 0 {
-			cq.lg.Info("queue starts past offset 0: pre-filling blanks", zap.Int64("offset", qoff))
+			cq.logger().Info("queue starts past offset 0: pre-filling blanks", append(cq.fields(), zap.Int64("offset", qoff))...)
 		}
 		cq.minLogic.Store(pos)
 	}
 	if pos < cur {
 		return nil // already present: re-dispatch after recovery
 	}
-	if pos > cur && cq.q.Len() > 0 {
-		cq.lg.Warn("gap in consume queue: filling blanks", zap.Int64("from", cur/EntrySize), zap.Int64("to", qoff))
+	if pos > cur && q.Len() > 0 {
+		cq.logger().Warn("gap in consume queue: filling blanks",
+			append(cq.fields(), zap.Int64("from", cur/EntrySize), zap.Int64("to", qoff))...)
 	}
-	if err := cq.fillTo(cur, pos); err != nil {
+	if err := cq.fillTo(q, cur, pos); err != nil {
 		return err
 	}
-	if err := cq.append(e); err != nil {
+	if err := cq.append(q, e); err != nil {
 		return err
 	}
 	if !e.IsBlank() {
@@ -154,21 +221,21 @@ func (cq *ConsumeQueue) Put(qoff int64, e Entry) error {
 
 // fillTo writes blank entries from cur up to pos, creating the file of pos and
 // skipping files wholly inside the gap. REQUIRES: cq.mu.
-func (cq *ConsumeQueue) fillTo(cur, pos int64) error {
+func (cq *ConsumeQueue) fillTo(q *mmapfile.Queue, cur, pos int64) error {
 	for cur < pos {
-		last := cq.q.Last()
+		last := q.Last()
 		if last == nil || cur >= last.End() {
 			start := cur
 			if pos-pos%cq.fileSize > cur {
 				start = pos - pos%cq.fileSize // skip whole files of the gap
 			}
-			if _, err := cq.q.CreateAt(start); err != nil {
-				return fmt.Errorf("consumequeue: %s/%d: %w", cq.topic, cq.queueID, err)
+			if err := cq.createFile(q, start); err != nil {
+				return err
 			}
 			cur = start
 			continue
 		}
-		if err := cq.append(Blank); err != nil {
+		if err := cq.append(q, Blank); err != nil {
 			return err
 		}
 		cur += EntrySize
@@ -176,10 +243,32 @@ func (cq *ConsumeQueue) fillTo(cur, pos int64) error {
 	return nil
 }
 
-// append writes e after the last entry. REQUIRES: cq.mu.
-func (cq *ConsumeQueue) append(e Entry) error {
-	f, err := cq.q.LastForWrite(cq.q.MaxOffset())
-	if err != nil {
+// createFile adds the file starting at start. REQUIRES: cq.mu.
+func (cq *ConsumeQueue) createFile(q *mmapfile.Queue, start int64) error {
+	if _, err := q.CreateAt(start); err != nil {
+		return fmt.Errorf("consumequeue: %s/%d: %w", cq.topic, cq.queueID, err)
+	}
+	if cq.residency != nil {
+		cq.residency.grow(cq, 1)
+	}
+	return nil
+}
+
+// append writes e after the last entry, allocating its block first.
+// REQUIRES: cq.mu.
+func (cq *ConsumeQueue) append(q *mmapfile.Queue, e Entry) error {
+	f := q.Last()
+	if f == nil || f.IsFull() {
+		next := int64(0)
+		if f != nil {
+			next = f.End()
+		}
+		if err := cq.createFile(q, next); err != nil {
+			return err
+		}
+		f = q.Last()
+	}
+	if err := f.Reserve(f.Wrote() + EntrySize); err != nil {
 		return fmt.Errorf("consumequeue: %s/%d: %w", cq.topic, cq.queueID, err)
 	}
 	return mmapfile.CatchFault(func() error {
@@ -193,6 +282,7 @@ func (cq *ConsumeQueue) append(e Entry) error {
 // on that file until Release.
 type Entries struct {
 	f     *mmapfile.MappedFile
+	buf   *[]byte // read from a closed queue: a pooled copy instead of a mapping
 	b     []byte
 	first int64
 }
@@ -211,16 +301,29 @@ func (es Entries) Release() {
 	if es.f != nil {
 		es.f.Release()
 	}
+	if es.buf != nil {
+		putBuf(es.buf)
+	}
 }
 
-// Entries returns the written entries from qoff to the end of its file. It
-// reports false when qoff's file is missing or qoff is not written yet.
+// Entries returns the written entries from qoff to the end of its file (at
+// most about 3,000 from a closed queue). It reports false when qoff's file is
+// missing or qoff is not written yet. A queue closed to make room is read with
+// pread the first time and mapped again if it is read again before the CLOCK
+// sweep passes, so one look at each of many idle queues does not churn the
+// mappings.
 func (cq *ConsumeQueue) Entries(qoff int64) (Entries, bool) {
 	pos := qoff * EntrySize
-	if qoff < 0 {
+	if qoff < 0 || pos >= cq.end.Load() {
 		return Entries{}, false
 	}
-	f := cq.q.AcquireAt(pos)
+	f, resident := cq.acquireResident(pos)
+	if !resident {
+		if es, ok, done := cq.readClosed(qoff); done {
+			return es, ok
+		}
+		f = cq.acquireAt(pos)
+	}
 	if f == nil {
 		return Entries{}, false
 	}
@@ -230,6 +333,85 @@ func (cq *ConsumeQueue) Entries(qoff int64) (Entries, bool) {
 		return Entries{}, false
 	}
 	return Entries{f: f, b: f.Bytes(rel, w-rel), first: qoff}, true
+}
+
+// readClosed reads the entries from qoff of a queue that is closed and was
+// not read since the sweep passed; done is false when the queue must be
+// mapped instead.
+func (cq *ConsumeQueue) readClosed(qoff int64) (es Entries, ok, done bool) {
+	cq.res.RLock()
+	defer cq.res.RUnlock()
+	if cq.q != nil || cq.used.Swap(true) {
+		return Entries{}, false, false
+	}
+	pos := qoff * EntrySize
+	start := pos - pos%cq.fileSize
+	if !slices.Contains(cq.st.Starts, start) {
+		return Entries{}, false, true
+	}
+	buf := getBuf()
+	n := min(int64(len(*buf)), start+cq.fileSize-pos, cq.st.End-pos)
+	b, err := cq.readAt(start, (*buf)[:n], pos-start)
+	if err != nil || len(b) == 0 {
+		putBuf(buf)
+		if err != nil {
+			cq.logger().Error("reading a closed consume queue", append(cq.fields(), zap.Error(err))...)
+		}
+		return Entries{}, false, true
+	}
+	return Entries{buf: buf, b: b, first: qoff}, true, true
+}
+
+// readAt reads the file starting at start into b at rel (whole entries).
+func (cq *ConsumeQueue) readAt(start int64, b []byte, rel int64) ([]byte, error) {
+	f, err := cq.fsys().Open(filepath.Join(cq.dir, mmapfile.FileName(start)))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	n, err := f.ReadAt(b, rel)
+	if errors.Is(err, io.EOF) {
+		err = nil
+	}
+	return b[:n-n%EntrySize], err
+}
+
+// acquireResident is acquireAt's fast path: the file holding pos with a
+// reference taken, when the queue is mapped (resident reports that).
+func (cq *ConsumeQueue) acquireResident(pos int64) (f *mmapfile.MappedFile, resident bool) {
+	cq.res.RLock()
+	q := cq.q
+	if q != nil {
+		f = q.AcquireAt(pos)
+	}
+	cq.res.RUnlock()
+	if q != nil {
+		cq.touch()
+	}
+	return f, q != nil
+}
+
+// acquireAt returns the file holding byte position pos with a reference
+// taken, mapping the queue again if it was closed to make room; nil if there
+// is none.
+func (cq *ConsumeQueue) acquireAt(pos int64) *mmapfile.MappedFile {
+	for {
+		cq.res.RLock()
+		if q := cq.q; q != nil {
+			f := q.AcquireAt(pos)
+			cq.res.RUnlock()
+			cq.touch()
+			return f
+		}
+		cq.res.RUnlock()
+		cq.mu.Lock()
+		_, err := cq.resident()
+		cq.mu.Unlock()
+		if err != nil {
+			cq.logger().Error("mapping a consume queue again failed", append(cq.fields(), zap.Error(err))...)
+			return nil
+		}
+	}
 }
 
 // Get returns the entry at qoff.
@@ -244,47 +426,51 @@ func (cq *ConsumeQueue) Get(qoff int64) (Entry, bool) {
 	return e, err == nil
 }
 
-// Flush syncs written entries when at least leastPages pages are dirty (0: all).
-func (cq *ConsumeQueue) Flush(leastPages int) error {
-	if _, err := cq.q.Flush(leastPages); err != nil {
-		return fmt.Errorf("consumequeue: flush %s/%d: %w", cq.topic, cq.queueID, err)
-	}
-	return nil
+// Close unmaps the files (after readers release them).
+func (cq *ConsumeQueue) Close() {
+	cq.mu.Lock()
+	defer cq.mu.Unlock()
+	cq.closeLocked()
 }
 
-// Close unmaps the files (after readers release them).
-func (cq *ConsumeQueue) Close() { cq.q.Close() }
+// closeLocked closes the files and leaves the cap. REQUIRES: cq.mu.
+func (cq *ConsumeQueue) closeLocked() {
+	q := cq.q
+	if q == nil {
+		return
+	}
+	if cq.residency != nil {
+		cq.residency.leave(cq, q.Len())
+	}
+	q.Close()
+}
 
 // Destroy removes the queue's files and directory.
 func (cq *ConsumeQueue) Destroy() error {
 	cq.mu.Lock()
 	defer cq.mu.Unlock()
-	return cq.q.Destroy()
-}
-
-// Size is the disk space the queue's files take.
-func (cq *ConsumeQueue) Size() int64 { return int64(cq.q.Len()) * cq.fileSize }
-
-// DurableBelow is the CommitLog offset below which every record this queue
-// indexes has a durable entry, capped at limit: limit when every written entry
-// is flushed, else the offset of the first non-blank entry not yet flushed.
-func (cq *ConsumeQueue) DurableBelow(limit int64) int64 {
-	pos := max(cq.q.FlushedWhere(), cq.q.MinOffset())
-	for pos < cq.q.MaxOffset() {
-		e, ok := cq.Get(pos / EntrySize)
-		if !ok {
-			return 0 // cannot tell: assume nothing is durable
-		}
-		if !e.IsBlank() {
-			return min(limit, e.Offset)
-		}
-		pos += EntrySize
+	q, err := cq.resident()
+	if err != nil {
+		return err
 	}
-	return limit
+	if cq.residency != nil {
+		cq.residency.leave(cq, q.Len())
+	}
+	return q.Destroy()
 }
 
 // Holds reports whether the entry for qoff is stored: below the end, in a file
 // that exists.
 func (cq *ConsumeQueue) Holds(qoff int64) bool {
-	return qoff >= 0 && qoff < cq.MaxOffset() && cq.q.Find(qoff*EntrySize) != nil
+	if qoff < 0 || qoff >= cq.MaxOffset() {
+		return false
+	}
+	pos := qoff * EntrySize
+	cq.res.RLock()
+	defer cq.res.RUnlock()
+	if cq.q != nil {
+		return cq.q.Find(pos) != nil
+	}
+	start := pos - pos%cq.fileSize
+	return slices.Contains(cq.st.Starts, start)
 }

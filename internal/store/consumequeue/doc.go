@@ -17,6 +17,18 @@
 // end of the current file and from the start of the file of the new entry;
 // files wholly inside a gap are not created, so every file but the last is full.
 //
+// Files are sparse: each has its full logical length, as Apache's broker
+// requires of a ConsumeQueue file, but disk blocks only where entries are
+// written, allocated a little ahead of the write position before the entry is
+// stored through the mapping (a full disk is an error of Put, never a SIGBUS).
+// Creating a file syncs nothing; the owner makes new files durable with a
+// SyncFS and MarkSynced (FlushState says when one is needed).
+//
+// A Residency shared by the queues of a store caps how many files are mapped
+// at once: queues not used lately are closed with their positions kept and
+// mapped again by their next read or write. Load recovers a queue found at
+// start-up by reading its files (pread) into that closed state.
+//
 // One goroutine (the store's dispatcher) writes a queue; readers take a
 // reference on the file they read through Entries.
 package consumequeue

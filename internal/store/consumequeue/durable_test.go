@@ -3,12 +3,14 @@ package consumequeue
 import (
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	"go.uber.org/zap/zaptest"
 
 	"github.com/rocketgo/rocketgo/internal/store/mmapfile"
+	"github.com/rocketgo/rocketgo/internal/vfs/vfstest"
 )
 
 func TestDurableBelow(t *testing.T) {
@@ -73,4 +75,21 @@ func TestRecoverClean(t *testing.T) {
 	e, ok := cq.Get(50)
 	require.True(t, ok)
 	require.Equal(t, entry(50), e)
+}
+
+// An entry in a file whose creation is not durable is not durable, even
+// flushed: a failed fsync of the new file leaves DurableBelow at it.
+func TestDurableBelowWaitsForTheNewFile(t *testing.T) {
+	fs := vfstest.New(t)
+	cq := openWithFS(t, fs)
+	defer cq.Close()
+	putRange(t, cq, 0, 3)
+	fail := fs.Fail(vfstest.OpSync, "TopicA/3/*", 0, syscall.EIO)
+	require.ErrorIs(t, cq.Flush(0), syscall.EIO)
+	require.Positive(t, fs.Count(vfstest.OpMsync, "TopicA/3/*"), "the entries were msynced")
+	require.EqualValues(t, 0, cq.DurableBelow(777))
+	require.EqualValues(t, 1, cq.FlushState().Unsynced)
+	fail()
+	cq.MarkSynced(cq.FlushState()) // what a SyncFS does
+	require.EqualValues(t, 777, cq.DurableBelow(777))
 }

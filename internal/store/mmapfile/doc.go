@@ -22,6 +22,12 @@
 // drop the owner's reference; the mapping is unmapped when the last reference
 // goes, never under a reader. Destroy unlinks the file at once.
 //
+// A sparse segment (QueueOptions.Sparse, for ConsumeQueues) has its full
+// length but disk blocks only where the writer reserved them (Reserve:
+// fallocate ahead of the write position, then zeros written so the pages are
+// cached); its creation syncs nothing, and cutting it writes nothing when its
+// tail already reads as zeros.
+//
 // A Queue is a directory of segments: find by offset, last, get-or-create the
 // next (optionally preallocated ahead by a background goroutine, started
 // through a lifecycle.Group by Start and stopped by Close, like etcd's

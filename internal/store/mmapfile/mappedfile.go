@@ -40,9 +40,10 @@ type MappedFile struct {
 	m     vfs.Mapping
 	data  []byte // m.Bytes()
 
-	wrote   atomic.Int64
-	flushed atomic.Int64
-	flushMu sync.Mutex
+	wrote     atomic.Int64
+	flushed   atomic.Int64
+	allocated atomic.Int64 // bytes from the start known to have disk blocks
+	flushMu   sync.Mutex
 
 	// refs counts the owner (1 until Close/Destroy) plus every Acquire.
 	refs    atomic.Int64
@@ -63,11 +64,41 @@ func Create(fsys vfs.FS, path string, start, size int64) (*MappedFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mmapfile: %w", err)
 	}
-	return mapFile(fsys, f, path, start, size)
+	mf, err := mapFile(fsys, f, path, start, size)
+	if err != nil {
+		return nil, err
+	}
+	mf.allocated.Store(size)
+	return mf, nil
+}
+
+// CreateSparse makes a new segment file of size bytes of which only the first
+// page has disk blocks (vfs.CreateSparse: nothing synced), written with zeros
+// to have it cached (see Reserve), then maps it. The writer allocates the
+// rest as it goes (Reserve).
+func CreateSparse(fsys vfs.FS, path string, start, size int64) (*MappedFile, error) {
+	alloc := min(size, PageSize)
+	f, err := vfs.CreateSparse(fsys, path, size, alloc)
+	if err != nil {
+		return nil, fmt.Errorf("mmapfile: %w", err)
+	}
+	if _, err := f.WriteAt(zeroChunk[:alloc], 0); err != nil {
+		f.Close()
+		_ = fsys.Remove(path)
+		return nil, fmt.Errorf("mmapfile: write %s: %w", path, err)
+	}
+	mf, err := mapFile(fsys, f, path, start, size)
+	if err != nil {
+		_ = fsys.Remove(path)
+		return nil, err
+	}
+	mf.allocated.Store(alloc)
+	return mf, nil
 }
 
 // Open maps an existing segment file, which must be size bytes long. Its
-// positions start at size (full); recovery sets them with SetPositions.
+// positions start at size (full); recovery sets them with SetPositions. Its
+// blocks are taken as allocated; SetAllocated says otherwise for a sparse one.
 func Open(fsys vfs.FS, path string, start, size int64) (*MappedFile, error) {
 	f, err := fsys.OpenReadWrite(path)
 	if err != nil {
@@ -88,8 +119,14 @@ func Open(fsys vfs.FS, path string, start, size int64) (*MappedFile, error) {
 	}
 	mf.wrote.Store(size)
 	mf.flushed.Store(size)
+	mf.allocated.Store(size)
 	return mf, nil
 }
+
+// SetAllocated sets how many bytes from the start are known to have disk
+// blocks (0 for a sparse file whose extents are unknown: Reserve then
+// allocates from the write position).
+func (f *MappedFile) SetAllocated(n int64) { f.allocated.Store(min(n, f.size)) }
 
 func mapFile(fsys vfs.FS, f vfs.File, path string, start, size int64) (*MappedFile, error) {
 	m, err := f.Map(size)

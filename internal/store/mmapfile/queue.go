@@ -3,6 +3,7 @@ package mmapfile
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -20,6 +21,13 @@ type QueueOptions struct {
 	// Preallocate creates the next segment in a background goroutine (between
 	// Start and Close) so the writer rarely waits for a new file.
 	Preallocate bool
+	// Sparse segments have their full length but disk blocks only where the
+	// writer reserved them (MappedFile.Reserve), and their creation syncs
+	// nothing: neither the file nor the directories made for it. The owner
+	// makes them durable with a SyncFS and MarkSynced. The directory is made
+	// with the first segment, not by OpenQueue. For ConsumeQueues, of which a
+	// broker carries tens of thousands.
+	Sparse bool
 	// FS holds the segments; nil means vfs.Default.
 	FS vfs.FS
 	// Logger; nil means no logging.
@@ -33,6 +41,9 @@ type Queue struct {
 	fs       vfs.FS
 	lg       *zap.Logger
 	alloc    *allocator
+	sparse   bool
+
+	unsynced atomic.Int64 // sparse segments created and not yet made durable
 
 	mu     sync.RWMutex
 	files  []*MappedFile // sorted by start
@@ -49,18 +60,11 @@ func OpenQueue(dir string, fileSize int64, opts QueueOptions) (*Queue, error) {
 	if fileSize <= 0 {
 		return nil, fmt.Errorf("mmapfile: bad segment size %d for %s", fileSize, dir)
 	}
-	q := &Queue{dir: dir, fileSize: fileSize, fs: opts.FS, lg: opts.Logger}
-	if q.fs == nil {
-		q.fs = vfs.Default
-	}
-	if err := vfs.MkdirAll(q.fs, dir); err != nil {
-		return nil, fmt.Errorf("mmapfile: %w", err)
-	}
-	if q.lg == nil {
-		q.lg = zap.NewNop()
-	}
-	if opts.Preallocate {
-		q.alloc = newAllocator(q)
+	q := newQueue(dir, fileSize, opts)
+	if !q.sparse {
+		if err := vfs.MkdirAll(q.fs, dir); err != nil {
+			return nil, fmt.Errorf("mmapfile: %w", err)
+		}
 	}
 	if err := q.load(); err != nil {
 		q.Close()
@@ -69,8 +73,25 @@ func OpenQueue(dir string, fileSize int64, opts QueueOptions) (*Queue, error) {
 	return q, nil
 }
 
+func newQueue(dir string, fileSize int64, opts QueueOptions) *Queue {
+	q := &Queue{dir: dir, fileSize: fileSize, fs: opts.FS, lg: opts.Logger, sparse: opts.Sparse}
+	if q.fs == nil {
+		q.fs = vfs.Default
+	}
+	if q.lg == nil {
+		q.lg = zap.NewNop()
+	}
+	if opts.Preallocate {
+		q.alloc = newAllocator(q)
+	}
+	return q
+}
+
 func (q *Queue) load() error {
 	entries, err := q.fs.ReadDir(q.dir)
+	if q.sparse && errors.Is(err, fs.ErrNotExist) {
+		return nil // made with the first segment
+	}
 	if err != nil {
 		return fmt.Errorf("mmapfile: read dir %s: %w", q.dir, err)
 	}
@@ -104,6 +125,9 @@ func (q *Queue) load() error {
 		if err != nil {
 			return err
 		}
+		if q.sparse {
+			f.SetAllocated(0) // which blocks it has is unknown: Reserve allocates from the end
+		}
 		q.files = append(q.files, f)
 	}
 	if n := len(q.files); n > 0 {
@@ -131,7 +155,11 @@ func (q *Queue) extendShortLast(path string) error {
 	if err != nil {
 		return fmt.Errorf("mmapfile: open %s: %w", path, err)
 	}
-	err = vfs.Allocate(f, st.Size(), q.fileSize)
+	if q.sparse {
+		err = f.Truncate(q.fileSize) // a hole, as the rest of a sparse segment
+	} else {
+		err = vfs.Allocate(f, st.Size(), q.fileSize)
+	}
 	if err == nil {
 		err = f.Sync()
 	}
@@ -153,7 +181,50 @@ func (q *Queue) Start() {
 
 // createFile makes the segment file starting at start.
 func (q *Queue) createFile(start int64) (*MappedFile, error) {
-	return Create(q.fs, filepath.Join(q.dir, FileName(start)), start, q.fileSize)
+	path := filepath.Join(q.dir, FileName(start))
+	if !q.sparse {
+		return Create(q.fs, path, start, q.fileSize)
+	}
+	if err := vfs.MkdirAllNoSync(q.fs, q.dir); err != nil {
+		return nil, fmt.Errorf("mmapfile: %w", err)
+	}
+	f, err := CreateSparse(q.fs, path, start, q.fileSize)
+	if err == nil {
+		q.unsynced.Add(1)
+	}
+	return f, err
+}
+
+// Unsynced is how many sparse segments were created and not yet made
+// durable (MarkSynced).
+func (q *Queue) Unsynced() int64 { return q.unsynced.Load() }
+
+// MarkSynced records that a SyncFS made n more of the created segments (and
+// their directories) durable: pass the Unsynced read before the sync.
+func (q *Queue) MarkSynced(n int64) { q.unsynced.Add(-min(n, q.unsynced.Load())) }
+
+// SyncCreated makes the sparse segments created since the last sync durable
+// one by one: an fsync of each, then of the queue's directory and of parents
+// (the directories MkdirAllNoSync may have made above it), innermost first.
+// For a few queues; many are cheaper with one SyncFS.
+func (q *Queue) SyncCreated(parents ...string) error {
+	n := q.unsynced.Load()
+	if n == 0 {
+		return nil
+	}
+	files := q.Files()
+	for _, f := range files[len(files)-int(min(n, int64(len(files)))):] {
+		if err := f.file.Sync(); err != nil {
+			return fmt.Errorf("mmapfile: sync %s: %w", f.path, err)
+		}
+	}
+	for _, dir := range append([]string{q.dir}, parents...) {
+		if err := q.fs.SyncDir(dir); err != nil {
+			return fmt.Errorf("mmapfile: %w", err)
+		}
+	}
+	q.MarkSynced(n)
+	return nil
 }
 
 // FS is the file system holding the segments.
@@ -387,9 +458,12 @@ func (q *Queue) cut(off int64, zero bool) error {
 			f.SetPositions(f.Size(), f.Size())
 			keep = append(keep, f)
 		case f.Start() <= off:
-			if zero {
+			switch {
+			case zero && q.sparse:
+				errs = append(errs, f.cutSparse(off-f.Start()))
+			case zero:
 				errs = append(errs, f.ZeroFrom(off-f.Start()))
-			} else {
+			default:
 				f.SetPositions(off-f.Start(), off-f.Start())
 			}
 			keep = append(keep, f)

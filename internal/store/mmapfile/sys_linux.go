@@ -12,3 +12,12 @@ func totalMemory() int64 {
 	}
 	return int64(si.Totalram) * int64(si.Unit)
 }
+
+// openFileLimit is the soft RLIMIT_NOFILE, 0 if unknown.
+func openFileLimit() int64 {
+	var rl unix.Rlimit
+	if unix.Getrlimit(unix.RLIMIT_NOFILE, &rl) != nil {
+		return 0
+	}
+	return int64(min(rl.Cur, 1<<40))
+}

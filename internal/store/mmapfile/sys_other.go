@@ -3,3 +3,5 @@
 package mmapfile
 
 func totalMemory() int64 { return 0 }
+
+func openFileLimit() int64 { return 0 }

@@ -25,6 +25,8 @@
 //     a new directory and returns a new FS on it, for the store to be reopened
 //     on: unsynced writes, unsynced renames and unsynced new files are gone.
 //     Files and directories the double never saw change keep their content.
+//     A File.SyncFS records everything tracked as durable (without calling
+//     syncfs(2) on the real disk).
 //
 // The durable state is kept by inode, read back from the page cache with
 // pread(2) after each real fsync/msync (so concurrent writers to a mapping are

@@ -70,6 +70,22 @@ func (fl *file) ZeroRange(off, n int64) error {
 	return fl.do(OpZeroRange, func() error { return fl.inner.ZeroRange(off, n) }, off, n)
 }
 
+func (fl *file) PunchHole(off, n int64) error {
+	return fl.do(OpPunchHole, func() error { return fl.inner.PunchHole(off, n) }, off, n)
+}
+
+func (fl *file) NextData(off int64) (start, end int64, err error) {
+	err = fl.do(OpSeekData, func() error { start, end, err = fl.inner.NextData(off); return err }, off)
+	return start, end, err
+}
+
+// SyncFS records every file and directory the double tracks as durable as it
+// is now. It does not call syncfs(2): that would sync the whole disk of the
+// machine the tests run on, and the power-loss image is the double's own.
+func (fl *file) SyncFS() error {
+	return fl.do(OpSyncFS, fl.fs.syncedAll)
+}
+
 func (fl *file) Close() error { return fl.do(OpClose, fl.inner.Close) }
 
 // Sync fsyncs the file and records its whole content as durable.

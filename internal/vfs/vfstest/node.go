@@ -112,6 +112,30 @@ func (n *node) synced(off int64, b []byte) {
 	copy(n.data[off:], b)
 }
 
+// syncedAll records the current state of every tracked node as durable (a
+// syncfs). REQUIRES f.mu.
+func (f *FS) syncedAll() error {
+	for _, n := range f.nodes {
+		if !n.tracked {
+			continue
+		}
+		if n.dir {
+			entries, err := f.list(n.path)
+			if err != nil {
+				return fmt.Errorf("vfstest: syncfs: %w", err)
+			}
+			n.entries = entries
+			continue
+		}
+		data, err := os.ReadFile(n.path)
+		if err != nil {
+			return fmt.Errorf("vfstest: syncfs: %w", err)
+		}
+		n.data = data
+	}
+	return nil
+}
+
 // PowerLoss writes what a power loss would leave of the root into dst (which
 // must not exist or be empty) and returns a new FS over it: every file the FS
 // changed as of its last fsync or msync, every directory it changed with the

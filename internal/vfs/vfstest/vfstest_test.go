@@ -168,3 +168,34 @@ func TestPowerLossRemembersRemovedFiles(t *testing.T) {
 	require.False(t, exists(after2.Path("a")))
 	require.False(t, exists(after2.Path("q")))
 }
+
+// SyncFS makes everything durable: unsynced new directories, files, renames
+// and writes through a mapping survive a power loss after it.
+func TestPowerLossAfterSyncFS(t *testing.T) {
+	fs := vfstest.New(t)
+	require.NoError(t, vfs.MkdirAllNoSync(fs, fs.Path("q", "0")))
+	f, err := vfs.CreateSparse(fs, fs.Path("q", "0", "seg"), 2*vfs.PageSize, vfs.PageSize)
+	require.NoError(t, err)
+	m, err := f.Map(2 * vfs.PageSize)
+	require.NoError(t, err)
+	copy(m.Bytes(), "entry")
+
+	after, err := fs.PowerLoss(filepath.Join(t.TempDir(), "crash"))
+	require.NoError(t, err)
+	require.False(t, exists(after.Path("q")), "nothing was synced")
+
+	root, err := fs.Open(fs.Root())
+	require.NoError(t, err)
+	require.NoError(t, root.SyncFS())
+	require.NoError(t, root.Close())
+	copy(m.Bytes()[vfs.PageSize:], "later")
+	after2, err := fs.PowerLoss(filepath.Join(t.TempDir(), "crash2"))
+	require.NoError(t, err)
+	got := read(t, after2.Path("q", "0", "seg"))
+	require.Len(t, got, 2*vfs.PageSize)
+	require.Equal(t, "entry", got[:5])
+	require.Equal(t, make([]byte, 5), []byte(got[vfs.PageSize:vfs.PageSize+5]), "written after the syncfs")
+	require.NoError(t, m.Unmap())
+	require.NoError(t, f.Close())
+	require.Equal(t, 1, fs.Count(vfstest.OpSyncFS, ""))
+}

@@ -104,32 +104,63 @@ func writePart(w io.Writer, p []byte) {
 	_, _ = w.Write(p)
 }
 
+// RegisterLimits bound what decoding a REGISTER_BROKER body may take. Zero values take the
+// package's own bounds: 256 MiB inflated, no limit on the topic count.
+type RegisterLimits struct {
+	// MaxBodyBytes bounds the body as decoded: the inflated stream of a compressed body, the body
+	// itself otherwise.
+	MaxBodyBytes int
+	// MaxTopics bounds the topics of the body; a compressed body is refused from its topic count,
+	// before any topic is decoded.
+	MaxTopics int
+}
+
+// Errors of a body beyond RegisterLimits; the decode errors wrap them with the figures.
+var (
+	ErrRegisterBodyTooLarge  = errors.New("body: register body too large")
+	ErrRegisterTooManyTopics = errors.New("body: too many topics in a registration")
+)
+
 // DecodeRegisterBrokerBody parses a REGISTER_BROKER body in either form. An empty body gives an
 // empty table with a zero DataVersion, as Java does.
 func DecodeRegisterBrokerBody(data []byte, compressed bool) (*RegisterBrokerBody, error) {
+	return DecodeRegisterBrokerBodyLimited(data, compressed, RegisterLimits{})
+}
+
+// DecodeRegisterBrokerBodyLimited is DecodeRegisterBrokerBody within lim.
+func DecodeRegisterBrokerBodyLimited(data []byte, compressed bool, lim RegisterLimits) (*RegisterBrokerBody, error) {
+	if lim.MaxBodyBytes <= 0 {
+		lim.MaxBodyBytes = maxRegisterInflated
+	}
 	r := &RegisterBrokerBody{}
 	if len(data) == 0 {
 		return r, nil
 	}
 	if !compressed {
+		if len(data) > lim.MaxBodyBytes {
+			return nil, fmt.Errorf("%w: %d bytes, limit %d", ErrRegisterBodyTooLarge, len(data), lim.MaxBodyBytes)
+		}
 		if err := Unmarshal(data, r); err != nil {
 			return nil, fmt.Errorf("body: decode RegisterBrokerBody: %w", err)
 		}
+		if n := len(r.TopicConfigSerializeWrapper.TopicConfigTable); lim.MaxTopics > 0 && n > lim.MaxTopics {
+			return nil, fmt.Errorf("%w: %d topics, limit %d", ErrRegisterTooManyTopics, n, lim.MaxTopics)
+		}
 		return r, nil
 	}
-	if err := r.decodeCompressed(data); err != nil {
+	if err := r.decodeCompressed(data, lim); err != nil {
 		return nil, fmt.Errorf("body: decode compressed RegisterBrokerBody: %w", err)
 	}
 	return r, nil
 }
 
-func (r *RegisterBrokerBody) decodeCompressed(data []byte) error {
+func (r *RegisterBrokerBody) decodeCompressed(data []byte, lim RegisterLimits) error {
 	zr, err := zlib.NewReader(bytes.NewReader(data))
 	if err != nil {
 		return err
 	}
 	defer zr.Close()
-	in := &io.LimitedReader{R: zr, N: maxRegisterInflated}
+	in := &inflated{r: io.LimitedReader{R: zr, N: int64(lim.MaxBodyBytes) + 1}, limit: lim.MaxBodyBytes}
 	dvJSON, err := readPart(in)
 	if err != nil {
 		return fmt.Errorf("dataVersion: %w", err)
@@ -143,6 +174,9 @@ func (r *RegisterBrokerBody) decodeCompressed(data []byte) error {
 	}
 	if n < 0 {
 		return fmt.Errorf("negative topic count %d", n)
+	}
+	if lim.MaxTopics > 0 && int(n) > lim.MaxTopics {
+		return fmt.Errorf("%w: %d topics, limit %d", ErrRegisterTooManyTopics, n, lim.MaxTopics)
 	}
 	table := make(map[string]TopicConfig, min(int(n), 4096))
 	for i := int32(0); i < n; i++ {
@@ -168,6 +202,21 @@ func (r *RegisterBrokerBody) decodeCompressed(data []byte) error {
 	return nil
 }
 
+// inflated reads a zlib stream up to limit bytes; reading beyond fails with
+// ErrRegisterBodyTooLarge.
+type inflated struct {
+	r     io.LimitedReader // N starts at limit+1
+	limit int
+}
+
+func (in *inflated) Read(p []byte) (int, error) {
+	n, err := in.r.Read(p)
+	if in.r.N <= 0 {
+		return 0, fmt.Errorf("%w: inflates to more than %d bytes", ErrRegisterBodyTooLarge, in.limit)
+	}
+	return n, err
+}
+
 func readInt32(r io.Reader) (int32, error) {
 	var b [4]byte
 	if _, err := io.ReadFull(r, b[:]); err != nil {
@@ -184,9 +233,13 @@ func readPart(r io.Reader) ([]byte, error) {
 	if n < 0 || n > maxRegisterPart {
 		return nil, fmt.Errorf("part length %d out of range", n)
 	}
-	buf := make([]byte, n)
-	if _, err := io.ReadFull(r, buf); err != nil {
+	// Grown as the bytes arrive: a part that declares 16 MiB and ends costs what it carried.
+	buf, err := io.ReadAll(io.LimitReader(r, int64(n)))
+	if err != nil {
 		return nil, err
+	}
+	if len(buf) < int(n) {
+		return nil, io.ErrUnexpectedEOF
 	}
 	return buf, nil
 }

@@ -26,6 +26,9 @@ type Options struct {
 	Brokers     []string          // brokerName of each broker (all masters, brokerId 0); default {"broker-a"}
 	BrokerProps map[string]string // broker.conf keys that override the defaults, for every broker (see AddBroker)
 	BrokerArgs  []string          // extra mqbroker command-line arguments, e.g. "--log-level", "debug"
+	// NamesrvProps are namesrv.conf keys beside listenPort and kvConfigPath (which they may
+	// override).
+	NamesrvProps map[string]string
 }
 
 // Cluster is one nameserver and its brokers, owned by one test.
@@ -57,7 +60,7 @@ func Start(t testing.TB, opts Options) *Cluster {
 	c := &Cluster{t: t, dir: t.TempDir(), Name: opts.ClusterName, brokerArgs: opts.BrokerArgs}
 	t.Cleanup(c.cleanup)
 
-	c.Namesrv = c.startNamesrv(nsBin)
+	c.Namesrv = c.startNamesrv(nsBin, opts.NamesrvProps)
 	for _, name := range opts.Brokers {
 		c.Brokers = append(c.Brokers, c.startBroker(brBin, name, opts.BrokerProps))
 	}
@@ -127,7 +130,7 @@ type Namesrv struct {
 	Port int
 }
 
-func (c *Cluster) startNamesrv(bin string) *Namesrv {
+func (c *Cluster) startNamesrv(bin string, overrides map[string]string) *Namesrv {
 	t := c.t
 	t.Helper()
 	dir := filepath.Join(c.dir, "namesrv")
@@ -138,10 +141,14 @@ func (c *Cluster) startNamesrv(bin string) *Namesrv {
 	for attempt := 1; attempt <= 3; attempt++ {
 		port := mustFreePort(t)
 		conf := filepath.Join(dir, "namesrv.conf")
-		writeConf(t, conf, "namesrv.conf written by test/e2e/cluster", map[string]string{
+		props := map[string]string{
 			"listenPort":   strconv.Itoa(port),
 			"kvConfigPath": filepath.Join(dir, "kvConfig.json"),
-		})
+		}
+		for k, v := range overrides {
+			props[k] = v
+		}
+		writeConf(t, conf, "namesrv.conf written by test/e2e/cluster", props)
 		p := newProcess(attemptName("namesrv", attempt), bin, dir, []string{"-c", conf})
 		if err := p.start(); err != nil {
 			t.Fatalf("e2e: %v", err)
@@ -160,6 +167,18 @@ func (c *Cluster) startNamesrv(bin string) *Namesrv {
 	}
 	t.Fatalf("e2e: nameserver not ready: %v\n%s", lastErr, "(its log is printed below)")
 	return nil
+}
+
+// StartAgain starts a stopped or killed nameserver with the same namesrv.conf (port, KV file) and
+// waits until it answers.
+func (ns *Namesrv) StartAgain(t testing.TB) {
+	t.Helper()
+	if err := ns.start(); err != nil {
+		t.Fatalf("e2e: %v", err)
+	}
+	if err := ns.waitReady(); err != nil {
+		t.Fatalf("e2e: nameserver not ready after restart: %v", err)
+	}
 }
 
 // waitReady waits until the nameserver answers a route query (for a topic that does not exist).
