@@ -35,6 +35,7 @@ func (b *Broker) buildPop() error {
 		Slave: b.opts.IsSlave(), StoreHost: b.opts.Store.StoreHost, StorePathRootDir: b.opts.Store.RootDir,
 		ReviveQueueNum: o.ReviveQueueNum, ReviveInterval: o.ReviveInterval, PopFromRetryProbability: o.PopFromRetryProbability,
 		PollingSize: o.PollingSize, MaxPollingSize: o.MaxPollingSize, FlushInterval: b.opts.FlushConsumerOffsetInterval,
+		MaxPollingPerConnection: b.opts.Limits.MaxHeldPullsPerConnection, MaxPollTime: b.opts.Limits.MaxSuspendTimeout,
 	}, pop.Deps{Store: b.store, Topics: b.topics, Groups: b.groups, Offsets: b.offsets, Subscriptions: b.consumers,
 		Metrics: b.metrics}, b.lg.Named("pop"))
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker/configfile"
 	"github.com/rocketgo/rocketgo/internal/broker/outcome"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/names"
 	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
@@ -111,6 +112,9 @@ func New(opts Options, deps Deps, lg *zap.Logger) (*Service, error) {
 // SetMode sets a group's request mode of a topic and writes the file (Java setMessageRequestMode).
 // Retry topics are always pulled.
 func (s *Service) SetMode(m body.SetMessageRequestModeRequestBody) error {
+	if err := checkNames(m.ConsumerGroup, m.Topic); err != nil {
+		return err
+	}
 	if systopic.IsRetry(m.Topic) {
 		return outcome.Errorf(outcome.NoPermission, "retry topic is not allowed to set mode")
 	}
@@ -220,18 +224,25 @@ type Query = body.QueryAssignmentRequestBody
 
 // Assign answers a QUERY_ASSIGNMENT: the client's queues, each with the group's mode of the
 // topic. ok false is Java's null set (the topic has no route, the group no members, the strategy
-// is unknown): the client keeps its current queues.
-func (s *Service) Assign(q Query) (assigned []body.MessageQueueAssignment, ok bool) {
+// is unknown): the client keeps its current queues. A topic, group or client id that is not a
+// valid name is an error, checked before the topic's route is looked up.
+func (s *Service) Assign(q Query) (assigned []body.MessageQueueAssignment, ok bool, err error) {
+	if err := checkNames(q.ConsumerGroup, q.Topic); err != nil {
+		return nil, false, err
+	}
+	if err := names.ClientID(q.ClientID); err != nil {
+		return nil, false, outcome.Errorf(outcome.InvalidParameter, "%v", err)
+	}
 	m := s.mode(q.Topic, q.ConsumerGroup)
 	mqs, ok := s.balance(q, m)
 	if !ok {
-		return nil, false
+		return nil, false, nil
 	}
 	out := make([]body.MessageQueueAssignment, 0, len(mqs))
 	for _, mq := range mqs {
 		out = append(out, body.MessageQueueAssignment{MessageQueue: mq, Mode: m.Mode})
 	}
-	return out, true
+	return out, true, nil
 }
 
 // balance is Java's doLoadBalance.

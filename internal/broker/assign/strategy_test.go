@@ -1,6 +1,7 @@
 package assign
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -78,7 +79,8 @@ func TestModes(t *testing.T) {
 		return s
 	}
 	s := newSvc()
-	got, ok := s.Assign(Query{Topic: "T", ConsumerGroup: "G", ClientID: "c1", StrategyName: "AVG"})
+	got, ok, err := s.Assign(Query{Topic: "T", ConsumerGroup: "G", ClientID: "c1", StrategyName: "AVG"})
+	require.NoError(t, err)
 	require.True(t, ok)
 	require.Equal(t, body.RequestModePull, got[0].Mode)
 	require.Equal(t, []int32{0, 1}, ids([]body.MessageQueue{got[0].MessageQueue, got[1].MessageQueue}))
@@ -86,8 +88,35 @@ func TestModes(t *testing.T) {
 	require.Equal(t, []string{"T/G"}, changed)
 	require.True(t, outcome.Is(s.SetMode(body.SetMessageRequestModeRequestBody{Topic: "T", ConsumerGroup: "NoGroup",
 		Mode: body.RequestModePop}), outcome.GroupNotExist))
-	got, _ = newSvc().Assign(Query{Topic: "T", ConsumerGroup: "G", ClientID: "c1", StrategyName: "AVG"})
+	got, _, _ = newSvc().Assign(Query{Topic: "T", ConsumerGroup: "G", ClientID: "c1", StrategyName: "AVG"})
 	require.Equal(t, []body.MessageQueueAssignment{{MessageQueue: body.MessageQueue{Topic: "T", BrokerName: "b", QueueID: -1},
 		Mode: body.RequestModePop}}, got, "kept in the file")
 	require.Equal(t, body.RequestModePull, s.mode("%RETRY%G", "G").Mode)
+}
+
+// TestNamesFromTheWireAreChecked: a topic, group or client id that is not a valid name is
+// refused before it reaches the modes table, the route lookup or the file.
+func TestNamesFromTheWireAreChecked(t *testing.T) {
+	d := fakeDeps{topics: map[string]bool{"T": true}}
+	s, err := New(Options{StorePathRootDir: t.TempDir(), ServerLoadBalancerEnable: true},
+		Deps{Topics: d, Groups: d, Consumers: d, Routes: d}, zap.NewNop())
+	require.NoError(t, err)
+	for _, q := range []Query{
+		{Topic: "T/../x", ConsumerGroup: "G", ClientID: "c1"},
+		{Topic: "T", ConsumerGroup: "G\n", ClientID: "c1"},
+		{Topic: "T", ConsumerGroup: strings.Repeat("g", 256), ClientID: "c1"},
+		{Topic: "T", ConsumerGroup: "G", ClientID: "c 1"},
+		{Topic: "T", ConsumerGroup: "G", ClientID: ""},
+	} {
+		_, ok, err := s.Assign(q)
+		require.Error(t, err, "%+v", q)
+		require.False(t, ok)
+	}
+	for _, m := range []body.SetMessageRequestModeRequestBody{
+		{Topic: "T\x00", ConsumerGroup: "G", Mode: body.RequestModePop},
+		{Topic: "T", ConsumerGroup: "", Mode: body.RequestModePop},
+	} {
+		require.Error(t, s.SetMode(m))
+	}
+	require.Empty(t, s.All().MessageRequestModeMap)
 }

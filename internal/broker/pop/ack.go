@@ -4,6 +4,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker/outcome"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/names"
 )
 
 // AckRequest is one ACK_MESSAGE: the message's topic as popped (its retry topic for a message
@@ -14,18 +15,22 @@ type AckRequest struct {
 	QueueID   int32
 	ExtraInfo string
 	Offset    int64
+	ConnID    uint64 // a group a change auto-creates counts against this connection
 }
 
 // Ack settles one popped message: once the ack record is in the revive log the message is never
 // revived. An ack of a message already settled, or of a checkpoint already revived, changes
 // nothing and succeeds, as in Java.
 func (s *Service) Ack(r AckRequest) error {
+	if err := checkNames(r.Group, r.Topic); err != nil {
+		return err
+	}
 	if err := s.checkAckTarget(r.Topic, r.QueueID, r.Offset, true); err != nil {
 		return err
 	}
 	e, err := protocol.ParseExtraInfo(r.ExtraInfo)
 	if err != nil {
-		return outcome.Errorf(outcome.MessageIllegal, "%v: %q", err, r.ExtraInfo)
+		return outcome.Errorf(outcome.MessageIllegal, "%v: %s", err, names.Quote(r.ExtraInfo))
 	}
 	if e.ReviveQid == OrderReviveQid {
 		return s.ackOrderly(r.Topic, r.Group, r.QueueID, r.Offset, e.PopTime)
@@ -68,6 +73,11 @@ func (s *Service) BatchAck(acks []body.BatchAck) error {
 	}
 	if len(acks) == 0 {
 		return outcome.Errorf(outcome.NoMessage, "the batch holds no ack")
+	}
+	for i := range acks { // every name before any ack: a refused batch settles nothing
+		if err := checkNames(acks[i].ConsumerGroup, acks[i].Topic); err != nil {
+			return err
+		}
 	}
 	for i := range acks {
 		if err := s.batchAckOne(&acks[i]); err != nil {
@@ -152,17 +162,20 @@ type ChangeResult struct {
 // message is written, then the message is acknowledged in its old one (Java
 // appendCheckPointThenAckOrigin). An orderly message's next visible time is recorded instead.
 func (s *Service) ChangeInvisibleTime(r ChangeRequest) (ChangeResult, error) {
+	if err := checkNames(r.Group, r.Topic); err != nil {
+		return ChangeResult{}, err
+	}
 	if err := s.checkAckTarget(r.Topic, r.QueueID, r.Offset, false); err != nil {
 		return ChangeResult{}, err
 	}
 	e, err := protocol.ParseExtraInfo(r.ExtraInfo)
 	if err != nil {
-		return ChangeResult{}, outcome.Errorf(outcome.MessageIllegal, "%v: %q", err, r.ExtraInfo)
+		return ChangeResult{}, outcome.Errorf(outcome.MessageIllegal, "%v: %s", err, names.Quote(r.ExtraInfo))
 	}
 	if e.ReviveQid == OrderReviveQid {
 		return s.changeOrderly(r, e), nil
 	}
-	if err := s.consumableGroup(r.Group); err != nil {
+	if err := s.consumableGroup(r.Group, r.ConnID); err != nil {
 		return ChangeResult{}, err
 	}
 	if err := s.checkOutstanding(); err != nil {

@@ -12,12 +12,13 @@ type PeekRequest struct {
 	Topic      string
 	QueueID    int32 // -1: every queue
 	MaxMsgNums int32
+	ConnID     uint64 // a group it auto-creates counts against this connection
 }
 
 // Peek reads up to MaxMsgNums messages at the group's pop offsets, from the retry topic first one
 // time in five (Java PeekMessageProcessor). Status is OK with Records, or PullNotFound.
 func (s *Service) Peek(r PeekRequest) (Result, error) {
-	if err := s.checkRead(r.Group, r.Topic, r.QueueID); err != nil {
+	if err := s.checkRead(r.Group, r.Topic, r.QueueID, r.ConnID); err != nil {
 		return Result{}, err
 	}
 	tc, _ := s.Deps.Topics.Get(r.Topic)
@@ -42,14 +43,17 @@ func (s *Service) Peek(r PeekRequest) (Result, error) {
 
 // checkRead is the checks PEEK_MESSAGE, NOTIFICATION and POLLING_INFO share: the broker and
 // the topic are readable, the queue is one of the topic's (or -1), the group may consume.
-func (s *Service) checkRead(group, topic string, q int32) error {
+func (s *Service) checkRead(group, topic string, q int32, connID uint64) error {
+	if err := checkNames(group, topic); err != nil {
+		return err
+	}
 	if s.opts.BrokerPermission&body.PermRead == 0 {
 		return outcome.Errorf(outcome.NoPermission, "the broker[%s] peeking message is forbidden", s.opts.BrokerName)
 	}
 	if _, err := s.readableTopic(topic, q, outcome.InvalidParameter); err != nil {
 		return err
 	}
-	return s.consumableGroup(group)
+	return s.consumableGroup(group, connID)
 }
 
 type peeking struct {
@@ -146,9 +150,13 @@ func (s *Service) Notification(r NotifyRequest, wake func(NotifyResult)) (res No
 	if r.BornTime <= 0 {
 		r.BornTime = s.nowMs()
 	}
-	if err := s.checkRead(r.Group, r.Topic, r.QueueID); err != nil {
+	if err := s.checkRead(r.Group, r.Topic, r.QueueID, r.ConnID); err != nil {
 		return NotifyResult{}, false, err
 	}
+	if err := checkAttemptID(r.AttemptID); err != nil {
+		return NotifyResult{}, false, err
+	}
+	s.clampPoll(&r.BornTime, &r.PollTime)
 	return s.runNotify(&r, wake)
 }
 
@@ -221,8 +229,8 @@ func (s *Service) queueHasMessage(topic string, r *NotifyRequest, q int32) bool 
 }
 
 // PollingInfo is the number of POP_MESSAGE requests held for a group's topic and queue.
-func (s *Service) PollingInfo(group, topic string, q int32) (int, error) {
-	if err := s.checkRead(group, topic, q); err != nil {
+func (s *Service) PollingInfo(group, topic string, q int32, connID uint64) (int, error) {
+	if err := s.checkRead(group, topic, q, connID); err != nil {
 		return 0, err
 	}
 	return s.polls.pops(pollKey{topic, group, q}), nil

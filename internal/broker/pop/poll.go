@@ -12,8 +12,8 @@ import (
 // finds nothing is held until a message is dispatched to a topic it reads, or its poll time
 // (counted from its born time) is over. A dispatched message wakes one held request of each
 // group reading the topic, which runs again and, finding nothing (a filtered message), is held
-// again. Holds are bounded per group, topic and queue and in all, and dropped with their
-// connection.
+// again. Holds are bounded per group, topic and queue, per connection and in all; none is held
+// longer than maxWait whatever its poll time; a closed connection's holds are dropped.
 
 // holdOutcome is what holding a request came to.
 type holdOutcome int
@@ -42,21 +42,30 @@ type hold struct {
 	done     atomic.Bool
 }
 
+// pollLimits bound what polls holds: per key (popPollingSize), per connection
+// (longPollingMaxHeldPerConnection), in all (maxPopPollingSize), and how long (ms) one request
+// is held (longPollingMaxSuspendMillis).
+type pollLimits struct {
+	perKey, perConn, total int
+	maxWait                int64
+}
+
 // polls holds the requests.
 type polls struct {
-	perKey, total int
-	g             *lifecycle.Group
+	pollLimits
+	g *lifecycle.Group
 
 	count   atomic.Int64
 	mu      sync.Mutex
 	closed  bool
 	byKey   map[pollKey][]*hold
 	byTopic map[string]map[string][]*hold // topic → group → holds, oldest first
+	byConn  map[uint64]map[*hold]struct{} // connection → its holds (connection 0 is not counted)
 }
 
-func newPolls(perKey, total int, g *lifecycle.Group) *polls {
-	return &polls{perKey: perKey, total: total, g: g, byKey: map[pollKey][]*hold{},
-		byTopic: map[string]map[string][]*hold{}}
+func newPolls(l pollLimits, g *lifecycle.Group) *polls {
+	return &polls{pollLimits: l, g: g, byKey: map[pollKey][]*hold{},
+		byTopic: map[string]map[string][]*hold{}, byConn: map[uint64]map[*hold]struct{}{}}
 }
 
 // holdPop holds a POP that found nothing.
@@ -73,20 +82,29 @@ func (p *polls) holdPop(r *Request, now int64, wake func(Result, error), repop f
 	return p.add(h, now)
 }
 
-// add holds h until a message or its deadline.
+// add holds h until a message or its deadline (at most maxWait from now).
 func (p *polls) add(h *hold, now int64) holdOutcome {
 	if now >= h.deadline {
 		return holdNo
 	}
+	h.deadline = min(h.deadline, now+p.maxWait)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
 		return holdNo
 	}
-	if int(p.count.Load()) >= p.total || len(p.byKey[h.key]) > p.perKey {
+	if p.fullLocked(h) {
 		return holdFull
 	}
 	p.byKey[h.key] = append(p.byKey[h.key], h)
+	if h.connID != 0 {
+		own := p.byConn[h.connID]
+		if own == nil {
+			own = map[*hold]struct{}{}
+			p.byConn[h.connID] = own
+		}
+		own[h] = struct{}{}
+	}
 	for _, t := range h.topics {
 		groups := p.byTopic[t]
 		if groups == nil {
@@ -98,6 +116,13 @@ func (p *polls) add(h *hold, now int64) holdOutcome {
 	p.count.Add(1)
 	h.timer = time.AfterFunc(time.Duration(h.deadline-now)*time.Millisecond, func() { p.expire(h) })
 	return holdOK
+}
+
+// fullLocked reports whether holding h would pass a bound: in all, of its key (Java's test,
+// which lets a key reach popPollingSize + 1) or of its connection. REQUIRES: p.mu held.
+func (p *polls) fullLocked(h *hold) bool {
+	return int(p.count.Load()) >= p.total || len(p.byKey[h.key]) > p.perKey ||
+		(h.connID != 0 && len(p.byConn[h.connID]) >= p.perConn)
 }
 
 // notify wakes, for each group holding requests that read topic (queue q or every queue), the
@@ -146,6 +171,12 @@ func (p *polls) removeLocked(h *hold) bool {
 		return false
 	}
 	setOrDelete(p.byKey, h.key, list)
+	if own := p.byConn[h.connID]; own != nil {
+		delete(own, h)
+		if len(own) == 0 {
+			delete(p.byConn, h.connID)
+		}
+	}
 	for _, t := range h.topics {
 		groups := p.byTopic[t]
 		rest, _ := remove(groups[h.key.group], h)
@@ -193,15 +224,23 @@ func (p *polls) fire(h *hold, final bool) {
 
 // dropConn forgets the holds of a closed connection: there is no one to answer.
 func (p *polls) dropConn(connID uint64) {
+	if connID == 0 {
+		return
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for _, list := range p.byKey {
-		for _, h := range append([]*hold(nil), list...) {
-			if h.connID == connID && p.removeLocked(h) && h.done.CompareAndSwap(false, true) {
-				h.timer.Stop()
-			}
+	for h := range p.byConn[connID] {
+		if p.removeLocked(h) && h.done.CompareAndSwap(false, true) {
+			h.timer.Stop()
 		}
 	}
+}
+
+// heldBy is the number of requests of a connection held (tests).
+func (p *polls) heldBy(connID uint64) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.byConn[connID])
 }
 
 // closeAll answers every hold as timed out and holds no more.

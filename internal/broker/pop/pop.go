@@ -70,6 +70,7 @@ func (s *Service) Pop(r Request, wake func(Result, error)) (res Result, held boo
 	if err := s.checkPop(&r); err != nil {
 		return Result{}, false, err
 	}
+	s.clampPoll(&r.BornTime, &r.PollTime)
 	return s.runPop(&r, wake)
 }
 
@@ -109,6 +110,12 @@ func (s *Service) repop(r *Request, wake func(Result, error), final bool) {
 
 // checkPop is Java's checks of a POP_MESSAGE that do not depend on the topic.
 func (s *Service) checkPop(r *Request) error {
+	if err := checkNames(r.Group, r.Topic); err != nil {
+		return err
+	}
+	if err := checkAttemptID(r.AttemptID); err != nil {
+		return err
+	}
 	if !s.ready.Load() {
 		return outcome.Errorf(outcome.NoPermission, "the broker[%s] is a slave or not started: POP needs the master", s.opts.BrokerName)
 	}
@@ -127,6 +134,13 @@ func (s *Service) checkPop(r *Request) error {
 	return s.checkOutstanding()
 }
 
+// clampPoll keeps a request's hold within MaxPollTime of its arrival, however often it is woken
+// and held again: a born time ahead of the broker's clock is now, a poll time at most MaxPollTime.
+func (s *Service) clampPoll(bornTime, pollTime *int64) {
+	*bornTime = min(*bornTime, s.nowMs())
+	*pollTime = min(*pollTime, s.opts.MaxPollTime.Milliseconds())
+}
+
 // checkOutstanding refuses new checkpoints while MaxOutstanding are not settled.
 func (s *Service) checkOutstanding() error {
 	if n := s.cks.size(); n >= s.opts.MaxOutstanding {
@@ -142,7 +156,7 @@ func (s *Service) popTarget(r *Request) (body.TopicConfig, *subFilter, error) {
 	if err != nil {
 		return tc, nil, err
 	}
-	if err := s.consumableGroup(r.Group); err != nil {
+	if err := s.consumableGroup(r.Group, r.ConnID); err != nil {
 		return tc, nil, err
 	}
 	f, err := s.filterOf(r.Topic, r.ExpType, r.Exp)
@@ -166,10 +180,13 @@ func (s *Service) readableTopic(topic string, q int32, badQueue outcome.Kind) (b
 	return tc, nil
 }
 
-// consumableGroup fails for a group that does not exist (and is not auto-created) or may not
-// consume.
-func (s *Service) consumableGroup(group string) error {
-	gc, ok := s.Deps.Groups.FindOrCreate(group)
+// consumableGroup fails for a group that does not exist (and is not auto-created, within what
+// the connection may create) or may not consume.
+func (s *Service) consumableGroup(group string, connID uint64) error {
+	gc, ok, refused := s.Deps.Groups.FindOrCreateFor(connID, group)
+	if refused != nil {
+		return outcome.Errorf(outcome.SystemError, "subscription group [%s] cannot be created: %v", group, refused)
+	}
 	if !ok {
 		return outcome.Errorf(outcome.GroupNotExist, "subscription group [%s] does not exist", group)
 	}

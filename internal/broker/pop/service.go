@@ -50,9 +50,11 @@ type Topics interface {
 	CreateTopicIfAbsent(tc body.TopicConfig) (got body.TopicConfig, created bool)
 }
 
-// Groups finds (or auto-creates) consumer groups.
+// Groups finds (or auto-creates) consumer groups; FindOrCreateFor counts a group it creates
+// against the connection owner (refused beyond what owner may create).
 type Groups interface {
 	FindOrCreate(group string) (body.SubscriptionGroupConfig, bool)
+	FindOrCreateFor(owner uint64, group string) (cfg body.SubscriptionGroupConfig, ok bool, refused error)
 }
 
 // Offsets holds the groups' pop offsets (their consumer offsets) and the revive offsets.
@@ -92,6 +94,11 @@ type Options struct {
 	// MaxPollingSize all of them (maxPopPollingSize, 100000).
 	PollingSize    int
 	MaxPollingSize int
+	// MaxPollingPerConnection bounds the POPs and NOTIFICATIONs one connection has held
+	// (longPollingMaxHeldPerConnection, 10000), counted apart from its held pulls; MaxPollTime is
+	// the longest one is held, whatever its pollTime (longPollingMaxSuspendMillis, 30 s).
+	MaxPollingPerConnection int
+	MaxPollTime             time.Duration
 	// FlushInterval is how often consumerOrderInfo.json is written (5 s).
 	FlushInterval time.Duration
 	// MaxOutstanding bounds the checkpoints not yet settled (1,000,000, about 200 MB): beyond it
@@ -108,6 +115,10 @@ func (o *Options) setDefaults() {
 	def(&o.ReviveQueueNum, 8)
 	def(&o.PollingSize, 1024)
 	def(&o.MaxPollingSize, 100000)
+	def(&o.MaxPollingPerConnection, 10000)
+	if o.MaxPollTime <= 0 {
+		o.MaxPollTime = 30 * time.Second
+	}
 	def(&o.MaxOutstanding, 1_000_000)
 	if o.PopFromRetryProbability < 0 {
 		o.PopFromRetryProbability = 20
@@ -166,7 +177,8 @@ func New(opts Options, deps Deps, lg *zap.Logger) (*Service, error) {
 		return nil, err
 	}
 	s.orders = orders
-	s.polls = newPolls(opts.PollingSize, opts.MaxPollingSize, &s.loops)
+	s.polls = newPolls(pollLimits{perKey: opts.PollingSize, perConn: opts.MaxPollingPerConnection,
+		total: opts.MaxPollingSize, maxWait: opts.MaxPollTime.Milliseconds()}, &s.loops)
 	return s, nil
 }
 

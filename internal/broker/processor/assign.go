@@ -17,7 +17,10 @@ func (p *Processor) queryAssignment(_ context.Context, _ *remoting.Conn, req *pr
 	if err != nil {
 		return nil, outcome.Errorf(outcome.SystemError, "%v", err)
 	}
-	assigned, ok := p.svc.Assign.Assign(*q)
+	assigned, ok, err := p.svc.Assign.Assign(*q)
+	if err != nil {
+		return nil, err
+	}
 	if !ok {
 		return withBody(req, []byte("{}")), nil // fastjson leaves the null set out
 	}

@@ -83,13 +83,14 @@ func (p *Processor) batchAckMessage(_ context.Context, _ *remoting.Conn, req *pr
 }
 
 // changeInvisibleTime serves CHANGE_MESSAGE_INVISIBLETIME.
-func (p *Processor) changeInvisibleTime(_ context.Context, _ *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
+func (p *Processor) changeInvisibleTime(_ context.Context, c *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
 	var h protocol.ChangeInvisibleTimeRequestHeader
 	if err := h.Decode(req.ExtFields); err != nil {
 		return nil, err
 	}
 	res, err := p.svc.Pop.ChangeInvisibleTime(pop.ChangeRequest{
-		AckRequest:    pop.AckRequest{Group: h.ConsumerGroup, Topic: h.Topic, QueueID: h.QueueID, ExtraInfo: h.ExtraInfo, Offset: h.Offset},
+		AckRequest: pop.AckRequest{Group: h.ConsumerGroup, Topic: h.Topic, QueueID: h.QueueID, ExtraInfo: h.ExtraInfo, Offset: h.Offset,
+			ConnID: c.ID()},
 		InvisibleTime: h.InvisibleTime,
 	})
 	if err != nil {
@@ -100,12 +101,13 @@ func (p *Processor) changeInvisibleTime(_ context.Context, _ *remoting.Conn, req
 }
 
 // peekMessage serves PEEK_MESSAGE.
-func (p *Processor) peekMessage(_ context.Context, _ *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
+func (p *Processor) peekMessage(_ context.Context, c *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
 	var h protocol.PeekMessageRequestHeader
 	if err := h.Decode(req.ExtFields); err != nil {
 		return nil, err
 	}
-	res, err := p.svc.Pop.Peek(pop.PeekRequest{Group: h.ConsumerGroup, Topic: h.Topic, QueueID: h.QueueID, MaxMsgNums: h.MaxMsgNums})
+	res, err := p.svc.Pop.Peek(pop.PeekRequest{Group: h.ConsumerGroup, Topic: h.Topic, QueueID: h.QueueID, MaxMsgNums: h.MaxMsgNums,
+		ConnID: c.ID()})
 	if err != nil {
 		return nil, err
 	}
@@ -137,12 +139,12 @@ func notificationResponse(req *protocol.Command, res pop.NotifyResult) *protocol
 }
 
 // pollingInfo serves POLLING_INFO.
-func (p *Processor) pollingInfo(_ context.Context, _ *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
+func (p *Processor) pollingInfo(_ context.Context, c *remoting.Conn, req *protocol.Command) (*protocol.Command, error) {
 	var h protocol.PollingInfoRequestHeader
 	if err := h.Decode(req.ExtFields); err != nil {
 		return nil, err
 	}
-	n, err := p.svc.Pop.PollingInfo(h.ConsumerGroup, h.Topic, h.QueueID)
+	n, err := p.svc.Pop.PollingInfo(h.ConsumerGroup, h.Topic, h.QueueID, c.ID())
 	if err != nil {
 		return nil, err
 	}

@@ -93,6 +93,7 @@ func (f *popFake) Ack(r pop.AckRequest) error       { return f.call(r) }
 func (f *popFake) BatchAck(a []body.BatchAck) error { return f.call(a) }
 
 func (f *popFake) ChangeInvisibleTime(r pop.ChangeRequest) (pop.ChangeResult, error) {
+	r.ConnID = 0
 	err := f.call(r)
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -100,6 +101,7 @@ func (f *popFake) ChangeInvisibleTime(r pop.ChangeRequest) (pop.ChangeResult, er
 }
 
 func (f *popFake) Peek(r pop.PeekRequest) (pop.Result, error) {
+	r.ConnID = 0
 	err := f.call(r)
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -115,7 +117,7 @@ func (f *popFake) Notification(r pop.NotifyRequest, wake func(pop.NotifyResult))
 	return f.notify, f.held, err
 }
 
-func (f *popFake) PollingInfo(group, topic string, q int32) (int, error) {
+func (f *popFake) PollingInfo(group, topic string, q int32, _ uint64) (int, error) {
 	err := f.call([]any{group, topic, q})
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -128,11 +130,11 @@ func (f *popFake) ConnClosed(id uint64) {
 	f.mu.Unlock()
 }
 
-func (f *popFake) Assign(q assign.Query) ([]body.MessageQueueAssignment, bool) {
-	_ = f.call(q)
+func (f *popFake) Assign(q assign.Query) ([]body.MessageQueueAssignment, bool, error) {
+	err := f.call(q)
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.assign, f.assOK
+	return f.assign, f.assOK, err
 }
 
 func (f *popFake) SetMode(m body.SetMessageRequestModeRequestBody) error { return f.call(m) }

@@ -128,13 +128,13 @@ type Popper interface {
 	ChangeInvisibleTime(r pop.ChangeRequest) (pop.ChangeResult, error)
 	Peek(r pop.PeekRequest) (pop.Result, error)
 	Notification(r pop.NotifyRequest, wake func(pop.NotifyResult)) (res pop.NotifyResult, held bool, err error)
-	PollingInfo(group, topic string, queueID int32) (int, error)
+	PollingInfo(group, topic string, queueID int32, connID uint64) (int, error)
 	ConnClosed(connID uint64)
 }
 
 // Assigner answers server-side assignment and keeps the request modes (assign.Service).
 type Assigner interface {
-	Assign(q assign.Query) ([]body.MessageQueueAssignment, bool)
+	Assign(q assign.Query) ([]body.MessageQueueAssignment, bool, error)
 	SetMode(m body.SetMessageRequestModeRequestBody) error
 	All() body.MessageRequestModeSerializeWrapper
 }
