@@ -3,6 +3,12 @@ GO       ?= go
 BIN      := bin
 PKGS     := ./...
 FUZZTIME ?= 20s
+# What --version prints: `git describe` (a tag, or the commit when there is none; -dirty for
+# uncommitted changes) and the full commit. A plain `go build` prints what the Go build info says.
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo unknown)
+COMMIT   ?= $(shell git rev-parse HEAD 2>/dev/null)
+LDFLAGS  := -X github.com/rocketgo/rocketgo/internal/version.version=$(VERSION) \
+            -X github.com/rocketgo/rocketgo/internal/version.commit=$(COMMIT)
 
 .PHONY: usage build run test test-unit test-e2e test-java test-interop test-crash test-alions lint fmt vet fuzz bench bench-scale clean
 
@@ -10,7 +16,7 @@ usage:
 	@echo "make build | run | test | test-unit | test-e2e | test-java | test-interop | test-crash | test-alions | lint | fuzz | bench | bench-scale | clean"
 
 build:
-	$(GO) build -o $(BIN)/ ./cmd/...
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/ ./cmd/...
 
 ## run: nameserver on 9876 and broker on 10911 from configs/, data under ./data; Ctrl-C stops both.
 run: build

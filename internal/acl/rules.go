@@ -67,6 +67,7 @@ var rules = map[protocol.RequestCode]rule{
 	protocol.SendMessageV2:    {needs: []need{topicNeed(fieldV2, Pub)}},
 	protocol.SendBatchMessage: {needs: []need{topicNeed(fieldV2, Pub)}},
 	protocol.EndTransaction:   {after: afterReadPub},
+	protocol.RecallMessage:    {needs: []need{topicNeed(fieldTopic, Pub)}},
 
 	// Consuming.
 	protocol.PullMessage:          {needs: []need{topicNeed(fieldTopic, Sub), groupNeed(fieldCG, Sub)}},
@@ -129,6 +130,8 @@ var rules = map[protocol.RequestCode]rule{
 	protocol.GetSystemTopicListFromBroker:     adminOnly,
 	protocol.SetMessageRequestMode:            adminOnly,
 	protocol.GetAllMessageRequestMode:         adminOnly,
+	protocol.GetTimerCheckPoint:               adminOnly,
+	protocol.GetTimerMetrics:                  adminOnly,
 }
 
 // HasRule reports whether requests with code have a rule; without one they are refused while

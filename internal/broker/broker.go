@@ -23,6 +23,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker/relay"
 	"github.com/rocketgo/rocketgo/internal/broker/schedule"
 	"github.com/rocketgo/rocketgo/internal/broker/subscription"
+	"github.com/rocketgo/rocketgo/internal/broker/timing"
 	"github.com/rocketgo/rocketgo/internal/broker/topic"
 	"github.com/rocketgo/rocketgo/internal/broker/transaction"
 	"github.com/rocketgo/rocketgo/internal/metrics"
@@ -37,28 +38,31 @@ type Broker struct {
 	opts Options
 	lg   *zap.Logger
 
-	store     *store.Store
-	topics    *topic.Manager
-	groups    *subscription.Manager
-	offsets   *offset.Manager
-	consumers *client.ConsumerManager
-	producers *client.ProducerManager
-	holds     *longpoll.Service
-	quota     *quota.Quota // what each connection may still create
-	schedule  *schedule.Service
-	tx        *transaction.Service
-	metrics   *metrics.Broker
-	members   *membership.Service
-	relay     *relay.Service
-	pops      *pop.Service
-	assign    *assign.Service
-	routes    *topicRoutes
-	proc      *processor.Processor
-	server    *remoting.Server
-	acl       *acl.Service // nil unless Options.ACL
-	nsClient  *remoting.Client
-	registrar *nsreg.Registrar
-	repl      replication // master/slave replication (replication.go)
+	store        *store.Store
+	topics       *topic.Manager
+	groups       *subscription.Manager
+	offsets      *offset.Manager
+	consumers    *client.ConsumerManager
+	producers    *client.ProducerManager
+	holds        *longpoll.Service
+	quota        *quota.Quota // what each connection may still create
+	schedule     *schedule.Service
+	tx           *transaction.Service
+	timers       *timing.Service
+	metrics      *metrics.Broker
+	timerMetrics *metrics.Timer
+	members      *membership.Service
+	relay        *relay.Service
+	pops         *pop.Service
+	assign       *assign.Service
+	routes       *topicRoutes
+	proc         *processor.Processor
+	server       *remoting.Server
+	acl          *acl.Service // nil unless Options.ACL
+	nsClient     *remoting.Client
+	registrar    *nsreg.Registrar
+	repl         replication // master/slave replication (replication.go)
+	ready        readiness   // what Ready reports (ready.go)
 
 	stopc     chan struct{}
 	wg        sync.WaitGroup
@@ -105,6 +109,14 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 		return nil, fmt.Errorf("broker: %w", err)
 	}
 	b.schedule = sched
+	if err := b.buildMetrics(); err != nil {
+		b.store.Close()
+		return nil, err
+	}
+	if err := b.openTimers(); err != nil {
+		b.store.Close()
+		return nil, err
+	}
 	b.tx = transaction.New(transaction.Options{
 		BrokerName:               opts.BrokerName,
 		StoreHost:                b.opts.Store.StoreHost,
@@ -114,11 +126,8 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 		RejectTransactionMessage: opts.RejectTransactionMessage,
 		FileReservedTime:         b.opts.Store.FileReservedTime,
 		MaxDelayLevel:            len(b.opts.Store.DelayLevels),
+		Timers:                   b.timers,
 	}, b.store, b.offsets, b.producers, b.topics, lg.Named("transaction"))
-	if err := b.buildMetrics(); err != nil {
-		b.store.Close()
-		return nil, err
-	}
 	if err := b.buildPop(); err != nil {
 		b.store.Close()
 		return nil, err
@@ -174,6 +183,7 @@ func (b *Broker) openStore() error {
 		if p := b.pops; p != nil {
 			p.Notify(d.Topic, d.QueueID)
 		}
+		b.wakeTimers(d.Topic)
 	}
 	// Expired files moved some queues' minimum up: offsets below it move up too, never to 0
 	// (apache/rocketmq#4215).
@@ -214,7 +224,7 @@ func (b *Broker) buildMetrics() error {
 		DispatchBehindBytes: b.store.DispatchBehindBytes,
 	})
 	b.metrics = m
-	return nil
+	return b.buildTimerMetrics()
 }
 
 func (b *Broker) buildServer() {
@@ -260,6 +270,7 @@ func (b *Broker) Start() error {
 	if err := b.pops.Start(); err != nil {
 		return fmt.Errorf("broker: pop: %w", err)
 	}
+	b.timers.Start()
 	if err := b.server.Start(); err != nil {
 		return fmt.Errorf("broker: listen on %s: %w", b.opts.ListenAddr, err)
 	}
@@ -285,9 +296,10 @@ func (b *Broker) Start() error {
 			Compressed:   b.opts.CompressedRegister,
 		}, b.nsClient, func() body.TopicConfigSerializeWrapper {
 			return b.topics.RegistrationWrapper(b.opts.BrokerPermission)
-		}, b.onRegistered, b.lg.Named("nsreg"))
+		}, b.registeredWith, b.lg.Named("nsreg"))
 		b.registrar.Start()
 	}
+	b.ready.started.Store(true)
 	b.lg.Info("broker started", zap.String("name", b.opts.BrokerName), zap.String("addr", b.Addr().String()),
 		zap.Strings("namesrv", b.opts.NamesrvAddrs))
 	return nil
@@ -324,12 +336,15 @@ func (b *Broker) Store() *store.Store { return b.store }
 // Close shuts the broker down, in this order:
 //  1. unregister from the nameservers, so clients stop routing here;
 //  2. answer held pulls and pops, stop the revive service and stop accepting requests;
-//  3. stop housekeeping and delayed delivery, and replication (HA service or client, metadata sync);
+//  3. stop housekeeping, delayed and timer delivery, and replication (HA service or client,
+//     metadata sync);
 //  4. persist consumer and delay offsets;
 //  5. close the store: flush the CommitLog, ConsumeQueues and index, write the checkpoint,
-//     remove the abort file, unmap.
+//     remove the abort file, unmap;
+//  6. close the timer files with a last checkpoint (the CommitLog is flushed now).
 func (b *Broker) Close() error {
 	b.closeOnce.Do(func() {
+		b.ready.closing.Store(true)
 		if b.registrar != nil {
 			b.registrar.Close()
 		}
@@ -342,7 +357,9 @@ func (b *Broker) Close() error {
 		}
 		close(b.stopc)
 		b.wg.Wait()
-		err = errors.Join(err, b.closeReplication(), b.schedule.Close(), b.tx.Close(), b.offsets.Close(), b.store.Close())
+		b.timers.Stop()
+		err = errors.Join(err, b.closeReplication(), b.schedule.Close(), b.tx.Close(), b.offsets.Close(), b.store.Close(),
+			b.timers.Close())
 		if b.nsClient != nil {
 			err = errors.Join(err, b.nsClient.Close())
 		}

@@ -51,6 +51,7 @@ func (b *Broker) services() processor.Services {
 		DelayOffsets: b.schedule,
 		Pop:          b.pops,
 		Assign:       b.assign,
+		Timers:       b.timers,
 	}
 }
 
@@ -61,7 +62,8 @@ func (b *Broker) sendService() *send.Service {
 		MaxMessageSize:   b.opts.Store.MaxMessageSize,
 		StoreHost:        b.opts.Store.StoreHost,
 		MaxDelayLevel:    len(b.opts.Store.DelayLevels),
-	}, send.Deps{Store: b.store, Topics: b.topics, Groups: b.groups, Transactions: b.tx, Metrics: b.metrics})
+	}, send.Deps{Store: b.store, Topics: b.topics, Groups: b.groups, Transactions: b.tx, Timers: b.timers,
+		Metrics: b.metrics})
 }
 
 func (b *Broker) sendBackService() *sendback.Service {

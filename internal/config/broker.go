@@ -132,9 +132,11 @@ type Broker struct {
 	WaitTimeMillsInTransactionQueue Millis
 	OsPageCacheBusyTimeOutMills     Millis
 
+	TimerKeys
 	LimitKeys
 	MetricsKeys
 	RequestLimitKeys
+	LogKeys
 }
 
 // Broker-side defaults that are not plain literals.

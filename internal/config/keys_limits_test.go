@@ -61,11 +61,11 @@ func namesrvLimitCases() map[string]namesrvCase {
 		"kvConfigMaxTotalBytes": {line: "kvConfigMaxTotalBytes=1048576", want: func(t *testing.T, o NamesrvOptions) {
 			require.Equal(t, 1<<20, o.Namesrv.KVMaxTotalBytes)
 		}},
-		"brokerRegistrationAllowlist": {line: "brokerRegistrationAllowlist=10.1.2.3,10.2.0.0/16", want: func(t *testing.T, o NamesrvOptions) {
+		"brokerRegistrationAllowlist": {line: "brokerRegistrationAllowlist=10.1.2.3/32,10.2.0.0/16", want: func(t *testing.T, o NamesrvOptions) {
 			require.Equal(t, []netip.Prefix{netip.MustParsePrefix("10.1.2.3/32"), netip.MustParsePrefix("10.2.0.0/16")},
 				o.Namesrv.RegistrationAllowlist)
 		}},
-		"adminWriteAllowlist": {line: "adminWriteAllowlist=::1", want: func(t *testing.T, o NamesrvOptions) {
+		"adminWriteAllowlist": {line: "adminWriteAllowlist=::1/128", want: func(t *testing.T, o NamesrvOptions) {
 			require.Equal(t, []netip.Prefix{netip.MustParsePrefix("::1/128")}, o.Namesrv.AdminAllowlist)
 		}},
 	} {

@@ -59,11 +59,19 @@ type Options struct {
 	KVMaxTotalBytes int
 	// RegistrationAllowlist, when not empty, holds the only addresses REGISTER_BROKER,
 	// UNREGISTER_BROKER and QUERY_DATA_VERSION are taken from (brokerRegistrationAllowlist);
-	// AdminAllowlist the same for PUT_KV_CONFIG, DELETE_KV_CONFIG and DELETE_TOPIC_IN_NAMESRV
+	// AdminAllowlist the same for PUT_KV_CONFIG, DELETE_KV_CONFIG, DELETE_TOPIC_IN_NAMESRV,
+	// WIPE_WRITE_PERM_OF_BROKER, ADD_WRITE_PERM_OF_BROKER and UPDATE_NAMESRV_CONFIG
 	// (adminWriteAllowlist). Others are answered NO_PERMISSION. Empty, the default as in Apache
 	// RocketMQ, admits everyone.
 	RegistrationAllowlist []netip.Prefix
 	AdminAllowlist        []netip.Prefix
+	// ConfigKeys are namesrv.conf's keys with their effective values, which GET_NAMESRV_CONFIG
+	// shows (the config package fills them); the keys UPDATE_NAMESRV_CONFIG may change are shown
+	// with their current values whether listed or not.
+	ConfigKeys []ConfigKey
+	// ConfigBlackList names keys UPDATE_NAMESRV_CONFIG refuses to touch (configBlackList), on top
+	// of configBlackList, configStorePath, kvConfigPath and rocketmqHome, which it always refuses.
+	ConfigBlackList []string
 	// Observe, if set, is called for every response written (request code, response code,
 	// latency); the caller wires it to the RPC metrics.
 	Observe func(code protocol.RequestCode, respCode protocol.ResponseCode, d time.Duration)
@@ -145,8 +153,11 @@ func New(opts Options, lg *zap.Logger, reg prometheus.Registerer) (*Server, erro
 		}),
 		stop: make(chan struct{}),
 	}
+	live := newLiveConfig(opts, func(c runtimeConfig) {
+		s.routes.SetDeleteTopicWithBrokerRegistration(c.deleteTopicWithBrokerRegistration)
+	})
 	s.proc = &processor{opts: opts, lg: lg, warn: newLimitedLog(lg), conflicts: newLimitedLog(lg),
-		decodeSlots: make(chan struct{}, registrationDecodes), routes: s.routes, kv: kv}
+		decodeSlots: make(chan struct{}, registrationDecodes), routes: s.routes, kv: kv, live: live}
 	s.srv = remoting.NewServer(remoting.ServerOptions{
 		Addr:                  opts.ListenAddr,
 		MaxConcurrentRequests: opts.MaxConcurrentRequests,

@@ -9,7 +9,7 @@ import (
 )
 
 // The strings through which a POP consumer learns and names what it was given (Java
-// ExtraInfoUtil, protocol.md §2.9). A popped message carries a POP_CK property, its extra info:
+// ExtraInfoUtil, protocol.md §2.10). A popped message carries a POP_CK property, its extra info:
 //
 //	ckQueueOffset popTime invisibleTime reviveQid retry brokerName queueId queueOffset
 //

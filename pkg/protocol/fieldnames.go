@@ -47,6 +47,7 @@ const (
 	fAccessKey
 	fAcceptStandardJSONOnly
 	fAttemptID
+	fAddTopicCount
 	fAttributes
 	fBatch
 	fBatchUniqID
@@ -96,6 +97,7 @@ const (
 	fInitMode
 	fInvisibleTime
 	fIsForce
+	fIsOrder
 	fJstackEnable
 	fKey
 	fMasterAddr
@@ -127,6 +129,7 @@ const (
 	fQueueID
 	fQueueOffset
 	fReadQueueNums
+	fRecallHandle
 	fReconsumeTimes
 	fRemoveOffset
 	fRestNum
@@ -135,6 +138,8 @@ const (
 	fSetZeroIfNotFound
 	fSignature
 	fStartOffsetInfo
+	fStatsKey
+	fStatsName
 	fSubscription
 	fSubVersion
 	fSuggestWhichBrokerID
@@ -152,6 +157,7 @@ const (
 	fUnitMode
 	fValue
 	fVersion
+	fWipeTopicCount
 	fWriteQueueNums
 	fZoneName
 
@@ -166,6 +172,7 @@ var fieldNames = [numFieldIDs]string{
 	fAccessKey:                ExtAccessKey,
 	fAcceptStandardJSONOnly:   "acceptStandardJsonOnly",
 	fAttemptID:                "attemptId",
+	fAddTopicCount:            "addTopicCount",
 	fAttributes:               "attributes",
 	fBatch:                    "batch",
 	fBatchUniqID:              "batchUniqId",
@@ -215,6 +222,7 @@ var fieldNames = [numFieldIDs]string{
 	fInitMode:                 "initMode",
 	fInvisibleTime:            "invisibleTime",
 	fIsForce:                  "isForce",
+	fIsOrder:                  "isOrder",
 	fJstackEnable:             "jstackEnable",
 	fKey:                      "key",
 	fMasterAddr:               "masterAddr",
@@ -246,6 +254,7 @@ var fieldNames = [numFieldIDs]string{
 	fQueueID:                  "queueId",
 	fQueueOffset:              "queueOffset",
 	fReadQueueNums:            "readQueueNums",
+	fRecallHandle:             "recallHandle",
 	fReconsumeTimes:           "reconsumeTimes",
 	fRemoveOffset:             "removeOffset",
 	fRestNum:                  "restNum",
@@ -254,6 +263,8 @@ var fieldNames = [numFieldIDs]string{
 	fSetZeroIfNotFound:        "setZeroIfNotFound",
 	fSignature:                ExtSignature,
 	fStartOffsetInfo:          "startOffsetInfo",
+	fStatsKey:                 "statsKey",
+	fStatsName:                "statsName",
 	fSubscription:             "subscription",
 	fSubVersion:               "subVersion",
 	fSuggestWhichBrokerID:     "suggestWhichBrokerId",
@@ -271,6 +282,7 @@ var fieldNames = [numFieldIDs]string{
 	fUnitMode:                 "unitMode",
 	fValue:                    "value",
 	fVersion:                  "version",
+	fWipeTopicCount:           "wipeTopicCount",
 	fWriteQueueNums:           "writeQueueNums",
 	fZoneName:                 "__ZONE_NAME",
 }

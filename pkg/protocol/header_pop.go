@@ -1,7 +1,7 @@
 package protocol
 
 // The headers of RocketMQ 5's POP consumption (Java PopMessageRequestHeader and its siblings,
-// protocol.md §2.9). Java's TopicQueueRequestHeader adds lo and RpcRequestHeader adds ns, nsd,
+// protocol.md §2.10). Java's TopicQueueRequestHeader adds lo and RpcRequestHeader adds ns, nsd,
 // bname and oway to every request; none of them changes what this broker does, so they are
 // ignored like any undeclared name.
 
@@ -49,7 +49,7 @@ func (h PopMessageRequestHeader) Encode(ext *Ext) { encodeHeader(ext, h.fields) 
 
 // PopMessageResponseHeader is the header of a POP_MESSAGE answer, and of a PEEK_MESSAGE answer
 // (which sets only RestNum). The three info strings tell the client which queue offsets each
-// popped message came from (ExtraInfo, protocol.md §2.9).
+// popped message came from (ExtraInfo, protocol.md §2.10).
 type PopMessageResponseHeader struct {
 	PopTime         int64
 	InvisibleTime   int64

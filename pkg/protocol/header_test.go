@@ -68,6 +68,8 @@ var headerCases = []headerCase{
 	{&QueryTopicConsumeByWhoRequestHeader{}, QueryTopicConsumeByWho, false},
 	{&QueryConsumeTimeSpanRequestHeader{}, QueryConsumeTimeSpan, false},
 	{&GetBrokerConfigResponseHeader{}, GetBrokerConfig, true},
+	{&RecallMessageRequestHeader{}, RecallMessage, false},
+	{&RecallMessageResponseHeader{}, RecallMessage, true},
 	{&SessionCredentials{}, HeartBeat, false},
 	{&RegisterBrokerRequestHeader{}, RegisterBroker, false},
 	{&RegisterBrokerResponseHeader{}, RegisterBroker, true},
@@ -92,6 +94,13 @@ var headerCases = []headerCase{
 	{&NotificationResponseHeader{}, Notification, true},
 	{&PollingInfoRequestHeader{}, PollingInfo, false},
 	{&PollingInfoResponseHeader{}, PollingInfo, true},
+	{&WipeWritePermOfBrokerRequestHeader{}, WipeWritePermOfBroker, false},
+	{&WipeWritePermOfBrokerResponseHeader{}, WipeWritePermOfBroker, true},
+	{&AddWritePermOfBrokerRequestHeader{}, AddWritePermOfBroker, false},
+	{&AddWritePermOfBrokerResponseHeader{}, AddWritePermOfBroker, true},
+	{&GetProducerConnectionListRequestHeader{}, GetProducerConnectionList, false},
+	{&ViewBrokerStatsDataRequestHeader{}, ViewBrokerStatsData, false},
+	{&GetConsumeStatsInBrokerHeader{}, GetBrokerConsumeStats, false},
 }
 
 func (hc headerCase) name() string { return reflect.TypeOf(hc.h).Elem().Name() }

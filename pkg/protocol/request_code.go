@@ -39,6 +39,8 @@ const (
 	GetAllConsumerOffset             RequestCode = 43
 	GetAllDelayOffset                RequestCode = 45
 	CheckClientConfig                RequestCode = 46
+	GetTimerCheckPoint               RequestCode = 60
+	GetTimerMetrics                  RequestCode = 61
 	UpdateAndCreateACLConfig         RequestCode = 50
 	DeleteACLConfig                  RequestCode = 51
 	GetBrokerClusterACLInfo          RequestCode = 52
@@ -104,6 +106,7 @@ const (
 	AddWritePermOfBroker             RequestCode = 327
 	GetAllProducerInfo               RequestCode = 328
 	DeleteExpiredCommitLog           RequestCode = 329
+	RecallMessage                    RequestCode = 370
 	// RocketMQ 5: server-side assignment (QueryAssignmentProcessor, AdminBrokerProcessor).
 	QueryAssignment          RequestCode = 400
 	SetMessageRequestMode    RequestCode = 401
@@ -150,6 +153,8 @@ var requestCodeNames = map[RequestCode]string{
 	GetAllConsumerOffset:             "GET_ALL_CONSUMER_OFFSET",
 	GetAllDelayOffset:                "GET_ALL_DELAY_OFFSET",
 	CheckClientConfig:                "CHECK_CLIENT_CONFIG",
+	GetTimerCheckPoint:               "GET_TIMER_CHECK_POINT",
+	GetTimerMetrics:                  "GET_TIMER_METRICS",
 	UpdateAndCreateACLConfig:         "UPDATE_AND_CREATE_ACL_CONFIG",
 	DeleteACLConfig:                  "DELETE_ACL_CONFIG",
 	GetBrokerClusterACLInfo:          "GET_BROKER_CLUSTER_ACL_INFO",
@@ -215,6 +220,7 @@ var requestCodeNames = map[RequestCode]string{
 	AddWritePermOfBroker:             "ADD_WRITE_PERM_OF_BROKER",
 	GetAllProducerInfo:               "GET_ALL_PRODUCER_INFO",
 	DeleteExpiredCommitLog:           "DELETE_EXPIRED_COMMITLOG",
+	RecallMessage:                    "RECALL_MESSAGE",
 	QueryAssignment:                  "QUERY_ASSIGNMENT",
 	SetMessageRequestMode:            "SET_MESSAGE_REQUEST_MODE",
 	GetAllMessageRequestMode:         "GET_ALL_MESSAGE_REQUEST_MODE",
@@ -227,8 +233,8 @@ var requestCodeNames = map[RequestCode]string{
 	BatchAckMessage:                  "BATCH_ACK_MESSAGE",
 }
 
-// String returns the Java name of c, or "RequestCode(N)" for a code Java
-// 4.9.8 (or, for POP and assignment, 5.3) does not define.
+// String returns the Java name of c, or "RequestCode(N)" for a code neither Java 4.9.8 nor
+// the 5.x codes served here define.
 func (c RequestCode) String() string {
 	if n, ok := requestCodeNames[c]; ok {
 		return n

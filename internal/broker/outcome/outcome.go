@@ -41,6 +41,7 @@ const (
 	PollingTimeout                      // POLLING_TIMEOUT: a POP found nothing within its poll time
 	NoMessage                           // NO_MESSAGE: an ack names an offset outside the queue
 	InvalidParameter                    // INVALID_PARAMETER: a request field out of its range
+	IllegalOperation                    // ILLEGAL_OPERATION: a request the broker cannot honour (a bad recall handle)
 	numKinds
 )
 
@@ -50,7 +51,7 @@ var kindNames = [numKinds]string{
 	"FilterDataNotExist", "QueryNotFound", "ConsumerNotOnline", "ClientTimeout",
 	"SlaveNotAvailable", "FlushDiskTimeout", "FlushSlaveTimeout", "ServiceNotAvailable",
 	"PullNotFound", "PullRetryImmediately", "PullOffsetMoved", "PollingFull", "PollingTimeout",
-	"NoMessage", "InvalidParameter",
+	"NoMessage", "InvalidParameter", "IllegalOperation",
 }
 
 // Kinds returns every kind, OK first.

@@ -36,6 +36,7 @@ var responseCodes = [...]protocol.ResponseCode{
 	outcome.PollingTimeout:          protocol.PollingTimeout,
 	outcome.NoMessage:               protocol.NoMessage,
 	outcome.InvalidParameter:        protocol.InvalidParameter,
+	outcome.IllegalOperation:        protocol.IllegalOperation,
 }
 
 // responseCode is the response code of an outcome; SYSTEM_ERROR for a kind the table lacks.

@@ -26,6 +26,7 @@ func TestResponseCodes(t *testing.T) {
 		outcome.PullRetryImmediately: protocol.PullRetryImmediately, outcome.PullOffsetMoved: protocol.PullOffsetMoved,
 		outcome.PollingFull: protocol.PollingFull, outcome.PollingTimeout: protocol.PollingTimeout,
 		outcome.NoMessage: protocol.NoMessage, outcome.InvalidParameter: protocol.InvalidParameter,
+		outcome.IllegalOperation: protocol.IllegalOperation,
 	}
 	seen := map[protocol.ResponseCode]outcome.Kind{}
 	for _, k := range outcome.Kinds() {

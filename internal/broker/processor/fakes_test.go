@@ -396,7 +396,7 @@ func serveWith(t *testing.T, f *fakes, opts processor.Options) *brokertest.Conn 
 	p := processor.New(opts, processor.Services{
 		Send: f, SendBack: f, Pull: f, Offsets: f, Members: members{f}, Query: f, EndTx: f,
 		Topics: topics{f}, Groups: groups{f}, Stats: statsFake{f}, Config: config{f}, Relay: relayFake{f},
-		Locks: f, DelayOffsets: f,
+		Locks: f, DelayOffsets: f, Timers: timersFake{f},
 	})
 	srv := remoting.NewServer(remoting.ServerOptions{Addr: "127.0.0.1:0", OnDisconnect: p.ConnClosed}, nil)
 	p.Register(srv)

@@ -101,6 +101,10 @@ func (p *Processor) handlers() map[protocol.RequestCode]handleFunc {
 		protocol.QueryAssignment:            p.queryAssignment,
 		protocol.SetMessageRequestMode:      p.setMessageRequestMode,
 		protocol.GetAllMessageRequestMode:   p.getAllMessageRequestMode,
+		// timer.go
+		protocol.GetTimerCheckPoint: p.getTimerCheckPoint,
+		protocol.GetTimerMetrics:    p.getTimerMetrics,
+		protocol.RecallMessage:      p.recallMessage,
 	}
 }
 

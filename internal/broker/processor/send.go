@@ -63,13 +63,22 @@ func (p *Processor) sendResponse(req *protocol.Command, res *send.Result) *proto
 		ids = res.Put.AppendMsgIDs(buf[:0])
 	}
 	protocol.SendMessageResponseHeader{
-		MsgID:       string(ids),
-		QueueID:     res.QueueID,
-		QueueOffset: res.Put.QueueOffset,
-		MsgRegion:   protocol.Some(p.opts.RegionID),
-		TraceOn:     protocol.Some(p.opts.TraceOn),
+		MsgID:        string(ids),
+		QueueID:      res.QueueID,
+		QueueOffset:  res.Put.QueueOffset,
+		MsgRegion:    protocol.Some(p.opts.RegionID),
+		TraceOn:      protocol.Some(p.opts.TraceOn),
+		RecallHandle: recallHandle(req.RequestCode(), res.RecallHandle),
 	}.Encode(&resp.ExtFields)
 	return resp
+}
+
+// recallHandle is the handle a send answers with: only a single send's (not a batch's, as Java).
+func recallHandle(code protocol.RequestCode, handle string) protocol.Opt[string] {
+	if handle == "" || code == protocol.SendBatchMessage {
+		return protocol.Opt[string]{}
+	}
+	return protocol.Some(handle)
 }
 
 // bornHost is the producer's address as the connection sees it.

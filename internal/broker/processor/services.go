@@ -157,4 +157,5 @@ type Services struct {
 	DelayOffsets DelayOffsets
 	Pop          Popper
 	Assign       Assigner
+	Timers       Timers
 }

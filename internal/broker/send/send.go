@@ -46,6 +46,13 @@ type Transactions interface {
 	Prepare(m *store.Message) error
 }
 
+// Timers turns a message that asks for a delivery time into a timer message (timing.Service);
+// RecallHandle is the handle that withdraws a stored one.
+type Timers interface {
+	Divert(m *store.Message) (bool, error)
+	RecallHandle(m *store.Message) string
+}
+
 // Metrics counts what was stored.
 type Metrics interface {
 	MessagesIn(topic string, typ metrics.MessageType, n, bytes int)
@@ -62,12 +69,13 @@ type Options struct {
 	MaxDelayLevel int
 }
 
-// Deps are what the service works with; Metrics may be nil.
+// Deps are what the service works with; Timers and Metrics may be nil.
 type Deps struct {
 	Store        Store
 	Topics       Topics
 	Groups       Groups
 	Transactions Transactions
+	Timers       Timers
 	Metrics      Metrics
 }
 
@@ -121,6 +129,8 @@ type Result struct {
 	QueueID int32
 	// Put is the store's result: offsets and message ids.
 	Put store.PutResult
+	// RecallHandle is set for a message stored as a timer message.
+	RecallHandle string
 }
 
 // target is where a checked send goes.
@@ -146,11 +156,16 @@ func (s *Service) Send(req Request) (Result, error) {
 		return Result{}, err
 	}
 	msg := s.message(r, t)
-	if err := s.prepareOrDefer(&msg, r, dlq); err != nil {
+	timer, err := s.prepareOrDefer(&msg, r, dlq)
+	if err != nil {
 		return Result{}, err
 	}
 	res := s.Store.PutMessage(&msg)
-	return s.result(&res, t, r.Properties, 1)
+	out, err := s.result(&res, t, r.Properties, 1)
+	if err == nil && timer {
+		out.RecallHandle = s.Timers.RecallHandle(&msg)
+	}
+	return out, err
 }
 
 func (s *Service) message(r *Request, t target) store.Message {
@@ -168,19 +183,28 @@ func (s *Service) message(r *Request, t target) store.Message {
 }
 
 // prepareOrDefer stores the first half of a transaction invisible until END_TRANSACTION commits
-// it, or turns a message with a delay level into its delayed form (not when it goes to a DLQ).
-func (s *Service) prepareOrDefer(m *store.Message, r *Request, dlq bool) error {
+// it, or turns a message that asks for a delivery time into a timer message (timer reports it),
+// or a message with a delay level into its delayed form (neither when it goes to a DLQ).
+func (s *Service) prepareOrDefer(m *store.Message, r *Request, dlq bool) (timer bool, _ error) {
 	if transaction.IsHalfSend(r.Properties, r.ReconsumeTimes) {
 		if err := s.Transactions.Prepare(m); err != nil {
-			return outcome.Errorf(outcome.NoPermission, "the broker[%s] sending transaction message is forbidden",
+			return false, outcome.Errorf(outcome.NoPermission, "the broker[%s] sending transaction message is forbidden",
 				s.opts.StoreHost.Addr())
 		}
-		return nil
+		return false, nil
 	}
-	if level := policy.DelayLevel(schedule.DelayLevel(r.Properties), s.opts.MaxDelayLevel); level > 0 && !dlq {
+	if dlq {
+		return false, nil
+	}
+	if s.Timers != nil {
+		if ok, err := s.Timers.Divert(m); ok || err != nil {
+			return ok, err
+		}
+	}
+	if level := policy.DelayLevel(schedule.DelayLevel(m.Properties), s.opts.MaxDelayLevel); level > 0 {
 		schedule.Defer(m, level, s.opts.MaxDelayLevel)
 	}
-	return nil
+	return false, nil
 }
 
 // result turns a put into the send's outcome and counts n stored messages.

@@ -55,13 +55,20 @@ type RequestModes interface {
 	ReplaceAll(w body.MessageRequestModeSerializeWrapper) error
 }
 
-// Deps are the tables a Syncer fills; Delay and RequestModes may be nil.
+// Timers is the slave's timer service; *timing.Service satisfies it.
+type Timers interface {
+	SetMasterProgress(checkpoint []byte) error
+	SetMasterMetrics(m body.TimerMetrics)
+}
+
+// Deps are the tables a Syncer fills; Delay, RequestModes and Timers may be nil.
 type Deps struct {
 	Topics       Topics
 	Groups       Groups
 	Offsets      Offsets
 	Delay        DelayOffsets
 	RequestModes RequestModes
+	Timers       Timers
 }
 
 // Options configure a Syncer. Zero values take Java 4.9's.
@@ -190,9 +197,10 @@ func (s *Syncer) run() {
 var errNoMaster = errors.New("slave: no master address known yet")
 
 // SyncAll runs one pass: topic configs (GET_ALL_TOPIC_CONFIG), consumer offsets
-// (GET_ALL_CONSUMER_OFFSET), delay offsets (GET_ALL_DELAY_OFFSET), subscription groups
-// (GET_ALL_SUBSCRIPTIONGROUP_CONFIG) and, as RocketMQ 5 adds, the request modes
-// (GET_ALL_MESSAGE_REQUEST_MODE), in Java's order. A failed step does not stop the others.
+// (GET_ALL_CONSUMER_OFFSET), delay offsets (GET_ALL_DELAY_OFFSET) and subscription groups
+// (GET_ALL_SUBSCRIPTIONGROUP_CONFIG), in Java's order, then, as RocketMQ 5 adds, the request
+// modes (GET_ALL_MESSAGE_REQUEST_MODE), the timer's progress (GET_TIMER_CHECK_POINT) and its
+// pending counts (GET_TIMER_METRICS). A failed step does not stop the others.
 func (s *Syncer) SyncAll(ctx context.Context) error {
 	addr := s.MasterAddr()
 	if addr == "" {
@@ -206,6 +214,7 @@ func (s *Syncer) SyncAll(ctx context.Context) error {
 		s.syncDelayOffsets(ctx, addr),
 		s.syncGroups(ctx, addr),
 		s.syncRequestModes(ctx, addr),
+		s.syncTimers(ctx, addr),
 	)
 }
 
@@ -223,6 +232,29 @@ func (s *Syncer) syncRequestModes(ctx context.Context, addr string) error {
 		return fmt.Errorf("slave: request modes from %s: %w", addr, err)
 	}
 	return s.deps.RequestModes.ReplaceAll(*w)
+}
+
+// syncTimers hands the master's timer checkpoint and pending counts to the slave's timer service.
+func (s *Syncer) syncTimers(ctx context.Context, addr string) error {
+	if s.deps.Timers == nil {
+		return nil
+	}
+	data, err := s.fetch(ctx, addr, protocol.GetTimerCheckPoint)
+	if err != nil {
+		return err
+	}
+	if err := s.deps.Timers.SetMasterProgress(data); err != nil {
+		return fmt.Errorf("slave: timer checkpoint from %s: %w", addr, err)
+	}
+	if data, err = s.fetch(ctx, addr, protocol.GetTimerMetrics); err != nil {
+		return err
+	}
+	var m body.TimerMetrics
+	if err := body.Unmarshal(data, &m); err != nil {
+		return fmt.Errorf("slave: timer metrics from %s: %w", addr, err)
+	}
+	s.deps.Timers.SetMasterMetrics(m)
+	return nil
 }
 
 // fetch asks the master for one table.

@@ -79,6 +79,11 @@ func (s *Service) End(r EndRequest) error {
 		if err != nil {
 			return &EndError{Reason: err.Error()}
 		}
+		if s.opts.Timers != nil {
+			if _, err := s.opts.Timers.Divert(m); err != nil {
+				return err // the timer's refusal, with its kind and remark
+			}
+		}
 		if res, ok := s.put(m, "committed message"); !ok {
 			return &CommitPutError{Result: res}
 		}

@@ -62,8 +62,16 @@ type Options struct {
 	// MaxDelayLevel is the number of delay levels: a committed message with a DELAY property goes
 	// through the delay queues.
 	MaxDelayLevel int
+	// Timers, when set, turns a committed message that asks for a delivery time into a timer
+	// message (timing.Service), as Java's commit goes through the same hook as a send.
+	Timers Diverter
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+}
+
+// Diverter turns a message that asks for a delivery time into a timer message.
+type Diverter interface {
+	Divert(m *store.Message) (bool, error)
 }
 
 func (o *Options) setDefaults() {

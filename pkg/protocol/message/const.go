@@ -90,11 +90,16 @@ const (
 	PropertyTimerDeliverMS           = "TIMER_DELIVER_MS"
 	PropertyTimerDelaySec            = "TIMER_DELAY_SEC"
 	PropertyTimerDelayMS             = "TIMER_DELAY_MS"
+	PropertyTimerOutMS               = "TIMER_OUT_MS"
+	PropertyTimerEnqueueMS           = "TIMER_ENQUEUE_MS"
+	PropertyTimerDequeueMS           = "TIMER_DEQUEUE_MS"
+	PropertyTimerRollTimes           = "TIMER_ROLL_TIMES"
+	PropertyTimerDelUniqKey          = "TIMER_DEL_UNIQKEY"
 	PropertyShardingKey              = "__SHARDINGKEY"
 	PropertyInnerNum                 = "INNER_NUM"
 	PropertyDLQOriginTopic           = "DLQ_ORIGIN_TOPIC"
 	PropertyDLQOriginMessageID       = "DLQ_ORIGIN_MESSAGE_ID"
-	// PropertyPopCK is a popped message's extra info (protocol.md §2.9); PropertyFirstPopTime
+	// PropertyPopCK is a popped message's extra info (protocol.md §2.10); PropertyFirstPopTime
 	// when it was first popped.
 	PropertyPopCK        = "POP_CK"
 	PropertyFirstPopTime = "1ST_POP_TIME"

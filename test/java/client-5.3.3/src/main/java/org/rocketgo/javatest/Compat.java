@@ -7,6 +7,8 @@ import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.impl.MQClientAPIImpl;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageRequestMode;
 import org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel;
 import org.apache.rocketmq.remoting.protocol.route.BrokerData;
@@ -68,5 +70,35 @@ public final class Compat {
         for (BrokerData bd : api.getTopicRouteInfoFromNameServer(topic, 5000).getBrokerDatas()) {
             api.setMessageRequestMode(bd.selectBrokerAddr(), topic, group, mode, 0, 5000);
         }
+    }
+
+    /** Whether the client can ask for a delivery time and recall (Message.setDeliverTimeMs, 5.3.1+). */
+    public static boolean hasTimerApi() {
+        return true;
+    }
+
+    /** Message.setDeliverTimeMs: deliver at ms (TIMER_DELIVER_MS). */
+    public static void deliverAt(Message m, long ms) {
+        m.setDeliverTimeMs(ms);
+    }
+
+    /** Message.setDelayTimeSec (TIMER_DELAY_SEC). */
+    public static void delaySec(Message m, long sec) {
+        m.setDelayTimeSec(sec);
+    }
+
+    /** Message.setDelayTimeMs (TIMER_DELAY_MS). */
+    public static void delayMs(Message m, long ms) {
+        m.setDelayTimeMs(ms);
+    }
+
+    /** SendResult.getRecallHandle. */
+    public static String recallHandle(SendResult r) {
+        return r.getRecallHandle();
+    }
+
+    /** DefaultMQProducer.recallMessage (RECALL_MESSAGE): the recalled message's id. */
+    public static String recall(DefaultMQProducer p, String topic, String handle) throws Exception {
+        return p.recallMessage(topic, handle);
     }
 }
