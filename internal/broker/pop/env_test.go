@@ -26,10 +26,17 @@ type env struct {
 	offsets *offset.Manager
 	svc     *Service
 	clock   time.Time
+	// storeOpts, when set, adjusts the store's options at each open.
+	storeOpts func(*store.Options)
 }
 
 func newEnv(t testing.TB) *env {
-	e := &env{t: t, dir: t.TempDir(), clock: time.UnixMilli(1_700_000_000_000)}
+	return newEnvWith(t, nil)
+}
+
+// newEnvWith is newEnv with the store's options adjusted by storeOpts.
+func newEnvWith(t testing.TB, storeOpts func(*store.Options)) *env {
+	e := &env{t: t, dir: t.TempDir(), clock: time.UnixMilli(1_700_000_000_000), storeOpts: storeOpts}
 	e.open()
 	return e
 }
@@ -37,7 +44,11 @@ func newEnv(t testing.TB) *env {
 // open builds the store, tables and service over e.dir and starts them.
 func (e *env) open() {
 	t := e.t
-	e.st = storetest.Open(t, storetest.Options(e.dir))
+	so := storetest.Options(e.dir)
+	if e.storeOpts != nil {
+		e.storeOpts(&so)
+	}
+	e.st = storetest.Open(t, so)
 	e.st.Start()
 	to := topic.DefaultOptions()
 	to.StorePathRootDir = e.dir
