@@ -9,7 +9,8 @@ import (
 )
 
 // popLedger records a POP crash run: the sends the broker acknowledged, and per key every
-// delivery and every ack a consumer got SUCCESS for, in the order they happened.
+// delivery, every ack a consumer got SUCCESS for and every ack that got no answer at all (the
+// broker was killed while it was in flight), in the order they happened.
 type popLedger struct {
 	mu         sync.Mutex
 	sends      map[string]bool
@@ -18,11 +19,13 @@ type popLedger struct {
 	deliveries atomic.Int64
 }
 
-// popEvent is a delivery or an acknowledged ack of one key.
+// popEvent is a delivery or an ack of one key.
 type popEvent struct {
 	ack    bool
 	timely bool // an ack answered popTimelyMargin before the message would become visible again
-	m      popped
+	// unanswered: an ack sent that got no answer; the broker may or may not have applied it.
+	unanswered bool
+	m          popped
 }
 
 func newPopLedger() *popLedger {
@@ -49,6 +52,21 @@ func (l *popLedger) acked(m popped, at time.Time) {
 	l.mu.Unlock()
 }
 
+// ackUnanswered records an ack of m that got no answer (the connection broke: a kill).
+func (l *popLedger) ackUnanswered(m popped) {
+	l.mu.Lock()
+	l.events[m.key] = append(l.events[m.key], popEvent{ack: true, unanswered: true, m: m})
+	l.mu.Unlock()
+}
+
+// settledUnanswered reports whether key's last event is an ack that got no answer: the broker
+// may have applied it (then the message never comes back) or not (then it comes back and is
+// delivered again, which makes a new last event). REQUIRES l.mu.
+func (l *popLedger) settledUnanswered(key string) bool {
+	evs := l.events[key]
+	return len(evs) > 0 && evs[len(evs)-1].unanswered
+}
+
 func (l *popLedger) sendAcks() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -61,13 +79,14 @@ func (l *popLedger) ackCount() int {
 	return len(l.acks)
 }
 
-// unconsumed counts acknowledged sends no consumer has acknowledged yet.
+// unconsumed counts acknowledged sends no consumer has acknowledged yet, leaving out those whose
+// last delivery's ack got no answer.
 func (l *popLedger) unconsumed() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	n := 0
 	for k := range l.sends {
-		if !l.acks[k] {
+		if !l.acks[k] && !l.settledUnanswered(k) {
 			n++
 		}
 	}
@@ -77,7 +96,7 @@ func (l *popLedger) unconsumed() int {
 // popReport is what a run came to.
 type popReport struct {
 	sent, deliveries                         int
-	lost, ackedRedelivered                   int
+	lost, ackedRedelivered, ackUnanswered    int
 	unackedBack, lateBack, reviveDups        int
 	lostKeys, redeliveredKeys                []string
 	detail                                   string
@@ -95,7 +114,11 @@ func (l *popLedger) report() popReport {
 	defer l.mu.Unlock()
 	r := popReport{sent: len(l.sends), deliveries: int(l.deliveries.Load())}
 	for k := range l.sends {
-		if !l.acks[k] {
+		switch {
+		case l.acks[k]:
+		case l.settledUnanswered(k):
+			r.ackUnanswered++
+		default:
 			r.lost++
 			r.lostKeys = appendSome(r.lostKeys, k)
 		}
@@ -116,6 +139,9 @@ func (l *popLedger) classify(key string, evs []popEvent, r *popReport) {
 	maxTimely := int32(-1)
 	seen, anyAck := 0, false
 	for _, e := range evs {
+		if e.unanswered {
+			continue
+		}
 		if e.ack {
 			anyAck = true
 			if e.timely {
