@@ -180,8 +180,8 @@ func TestCheckPermissions(t *testing.T) {
 	// A code the table has no rule for is refused, even from a whitelisted address.
 	no(user(protocol.GetRouteinfoByTopic, map[string]string{"topic": "topicB"}, ""),
 		"No ACL rule for request code=105: it is refused while ACL is on")
-	anon := &protocol.Command{Code: int32(protocol.RequestCode(200050))}
-	requireDenied(t, c.Check("10.10.103.9:1234", anon), "No ACL rule for request code=200050: it is refused while ACL is on")
+	anon := &protocol.Command{Code: int32(protocol.RequestCode(200999))}
+	requireDenied(t, c.Check("10.10.103.9:1234", anon), "No ACL rule for request code=200999: it is refused while ACL is on")
 }
 
 // TestMayReadChecksTheTopicRead: the check a service makes once it knows the topic of the

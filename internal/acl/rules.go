@@ -31,6 +31,9 @@ type need struct {
 	// optional: an absent field names nothing; otherwise an absent field is refused (the
 	// handler would refuse it too; refusing here keeps the check from depending on that).
 	optional bool
+	// popOf, on a topic need, names the group field whose POP retry topics stand for their
+	// origin topic (an ACK of a revived message names %RETRY%group_topic).
+	popOf string
 }
 
 func topicNeed(field string, p Perm) need { return need{field: field, perm: p} }
@@ -77,6 +80,16 @@ var rules = map[protocol.RequestCode]rule{
 	protocol.UpdateConsumerOffset: {needs: []need{groupNeed(fieldCG, Sub), topicNeed(fieldTopic, Sub)}},
 	protocol.LockBatchMQ:          {body: lockResources, bodyDoc: "SUB on the body's " + consumerGroup + " and on every queue's topic"},
 	protocol.UnlockBatchMQ:        {body: lockResources, bodyDoc: "SUB on the body's " + consumerGroup + " and on every queue's topic"},
+
+	// POP consumption and server-side assignment (a POP retry topic stands for its origin topic).
+	protocol.PopMessage:                 popRule(Sub),
+	protocol.PeekMessage:                popRule(Sub),
+	protocol.AckMessage:                 popRule(Sub),
+	protocol.ChangeMessageInvisibleTime: popRule(Sub),
+	protocol.Notification:               popRule(Sub),
+	protocol.PollingInfo:                {needs: []need{popTopicNeed(Any), groupNeed(fieldCG, Sub)}},
+	protocol.BatchAckMessage:            {body: batchAckResources, bodyDoc: "SUB on every ack's group and topic"},
+	protocol.QueryAssignment:            {body: assignmentResources, bodyDoc: "SUB on the body's " + consumerGroup + " and topic"},
 
 	// Membership.
 	protocol.HeartBeat:              {body: heartbeatResources, bodyDoc: "SUB on every consumer group and every subscribed topic of the body"},
@@ -136,6 +149,8 @@ var rules = map[protocol.RequestCode]rule{
 	protocol.QueryCorrectionOffset:                adminOnly,
 	protocol.GetTimerCheckPoint:                   adminOnly,
 	protocol.GetTimerMetrics:                      adminOnly,
+	protocol.SetMessageRequestMode:                adminOnly,
+	protocol.GetAllMessageRequestMode:             adminOnly,
 }
 
 // HasRule reports whether requests with code have a rule; without one they are refused while
@@ -156,6 +171,8 @@ func (r rule) resources(req *protocol.Command, out []resource) ([]resource, erro
 		switch {
 		case ok && n.group:
 			out = append(out, groupRes(v, n.perm))
+		case ok && n.popOf != "":
+			out = append(out, popTopicRes(v, req.ExtFields.Get(n.popOf), n.perm))
 		case ok:
 			out = append(out, topicRes(v, n.perm))
 		case !n.optional:

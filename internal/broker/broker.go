@@ -12,12 +12,14 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/rocketgo/rocketgo/internal/acl"
+	"github.com/rocketgo/rocketgo/internal/broker/assign"
 	"github.com/rocketgo/rocketgo/internal/broker/brokerstats"
 	"github.com/rocketgo/rocketgo/internal/broker/client"
 	"github.com/rocketgo/rocketgo/internal/broker/longpoll"
 	"github.com/rocketgo/rocketgo/internal/broker/membership"
 	"github.com/rocketgo/rocketgo/internal/broker/nsreg"
 	"github.com/rocketgo/rocketgo/internal/broker/offset"
+	"github.com/rocketgo/rocketgo/internal/broker/pop"
 	"github.com/rocketgo/rocketgo/internal/broker/processor"
 	"github.com/rocketgo/rocketgo/internal/broker/quota"
 	"github.com/rocketgo/rocketgo/internal/broker/relay"
@@ -57,6 +59,9 @@ type Broker struct {
 	permEpoch    atomic.Int64 // runtime brokerPermission changes, so far
 	members      *membership.Service
 	relay        *relay.Service
+	pops         *pop.Service
+	assign       *assign.Service
+	routes       *topicRoutes
 	proc         *processor.Processor
 	server       *remoting.Server
 	vip          *remoting.Server // nil without Options.FastListenAddr
@@ -132,6 +137,10 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 		Metrics:                  b.metrics,
 	}, b.store, b.offsets, b.producers, b.topics, lg.Named("transaction"))
 	b.counters = brokerstats.New(opts.ClusterName)
+	if err := b.buildPop(); err != nil {
+		b.store.Close()
+		return nil, err
+	}
 	b.buildReplication()
 	b.buildServer()
 	return b, nil
@@ -180,6 +189,9 @@ func (b *Broker) openStore() error {
 	}
 	so.OnDispatch = func(d store.DispatchInfo) {
 		b.holds.Notify(d.Topic, d.QueueID, d.QueueOffset, d.TagsCode, d.Properties)
+		if p := b.pops; p != nil {
+			p.Notify(d.Topic, d.QueueID)
+		}
 		b.wakeTimers(d.Topic)
 	}
 	// Expired files moved some queues' minimum up: offsets below it move up too, never to 0
@@ -284,6 +296,9 @@ func (b *Broker) Start() error {
 		b.schedule.Start()
 		b.tx.Start()
 	}
+	if err := b.pops.Start(); err != nil {
+		return fmt.Errorf("broker: pop: %w", err)
+	}
 	b.timers.Start()
 	if err := b.startServers(); err != nil {
 		return err
@@ -346,7 +361,7 @@ func (b *Broker) Store() *store.Store { return b.store }
 
 // Close shuts the broker down, in this order:
 //  1. unregister from the nameservers, so clients stop routing here;
-//  2. answer held pulls and stop accepting requests;
+//  2. answer held pulls and pops, stop the revive service and stop accepting requests;
 //  3. stop housekeeping, delayed and timer delivery, and replication (HA service or client,
 //     metadata sync);
 //  4. persist consumer and delay offsets;
@@ -360,6 +375,7 @@ func (b *Broker) Close() error {
 			b.registrar.Close()
 		}
 		b.holds.Close()
+		b.pops.Stop()
 		err := b.closeServers()
 		b.relay.Close()
 		if b.acl != nil {

@@ -73,6 +73,9 @@ type Options struct {
 	// Timer is timer messages (timerWheelEnable, ...; timer.go).
 	Timer TimerOptions
 
+	// Pop is POP consumption and server-side assignment (pop.go).
+	Pop PopOptions
+
 	// MaxConcurrentRequests bounds requests in flight; beyond it SYSTEM_BUSY.
 	MaxConcurrentRequests int
 	// Remoting bounds the client port's connections: idle time, number, queued bytes

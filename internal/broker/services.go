@@ -56,6 +56,8 @@ func (b *Broker) services() processor.Services {
 		Relay:        b.relay,
 		Locks:        rebalance.NewLockManager(0, nil),
 		DelayOffsets: b.schedule,
+		Pop:          b.pops,
+		Assign:       b.assign,
 		Timers:       b.timers,
 		HA:           b.haStatusService(),
 	}

@@ -90,6 +90,16 @@ type Broker struct {
 	NotifyConsumerIdsChangedEnable    bool
 	LitePullMessageEnable             bool
 
+	// POP and server-side assignment.
+	ReviveQueueNum            int
+	ReviveInterval            Millis
+	PopFromRetryProbability   int
+	PopPollingSize            int
+	MaxPopPollingSize         int
+	ServerLoadBalancerEnable  bool
+	DefaultMessageRequestMode MessageRequestMode
+	DefaultPopShareQueueNum   int
+
 	// Topics, groups, delay, transactions.
 	AutoCreateTopicEnable       bool
 	AutoCreateSubscriptionGroup bool

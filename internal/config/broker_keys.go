@@ -18,7 +18,7 @@ type brokerKey = key[Broker, BrokerOptions]
 // accepts and ignores. The order is the order of docs/configuration.md.
 func brokerKeys() []brokerKey {
 	return concat(identityKeys(), storeKeys(), flushKeys(), cleanupKeys(), haKeys(), pullKeys(),
-		topicKeys(), timerKeys(), registrationKeys(), flowControlKeys(),
+		popKeys(), topicKeys(), timerKeys(), registrationKeys(), flowControlKeys(),
 		limitKeys(func(c *Broker) *LimitKeys { return &c.LimitKeys },
 			func(o *BrokerOptions) *remoting.Limits { return &o.Broker.Remoting }),
 		brokerGuardKeys(), requestLimitKeys(),

@@ -14,7 +14,8 @@ type RequestLimitKeys struct {
 func requestLimitKeys() []brokerKey {
 	return section("Request limits",
 		brokerKey{name: "longPollingMaxSuspendMillis", origin: ours, def: "30000", check: positive,
-			doc:   "Longest a pull is held, whatever `suspendTimeoutMillis` it asks (clients ask 15-20 s).",
+			doc: "Longest a pull is held, whatever `suspendTimeoutMillis` it asks (clients ask 15-20 s); " +
+				"likewise a POP or NOTIFICATION, whatever its `pollTime`.",
 			field: func(c *Broker) any { return &c.LongPollingMaxSuspendMillis },
 			to: func(c *Broker, o *BrokerOptions) {
 				o.Broker.Limits.MaxSuspendTimeout = c.LongPollingMaxSuspendMillis.Duration()
@@ -24,8 +25,8 @@ func requestLimitKeys() []brokerKey {
 			field: func(c *Broker) any { return &c.LongPollingMaxHeld },
 			to:    func(c *Broker, o *BrokerOptions) { o.Broker.Limits.MaxHeldPulls = c.LongPollingMaxHeld }},
 		brokerKey{name: "longPollingMaxHeldPerConnection", origin: ours, def: "10000", check: positive,
-			doc: "Most pulls one connection may have held; beyond it SYSTEM_BUSY. A closed connection's " +
-				"held pulls are dropped.",
+			doc: "Most pulls one connection may have held; beyond it SYSTEM_BUSY. As many POPs and " +
+				"NOTIFICATIONs besides; beyond them POLLING_FULL. A closed connection's held requests are dropped.",
 			field: func(c *Broker) any { return &c.LongPollingMaxHeldPerConnection },
 			to: func(c *Broker, o *BrokerOptions) {
 				o.Broker.Limits.MaxHeldPullsPerConnection = c.LongPollingMaxHeldPerConnection

@@ -47,6 +47,7 @@ const (
 	positive                 // > 0
 	port                     // 0-65535
 	percent                  // 0-100
+	signed                   // any number (defaultPopShareQueueNum's -1)
 )
 
 // origin is where a key's name comes from.

@@ -29,7 +29,7 @@ type keyCase[T any] struct {
 type brokerCase = keyCase[BrokerOptions]
 
 func brokerCases() map[string]brokerCase {
-	return concatCases(identityCases(), storeCases(), flushCleanupCases(), haPullCases(), topicCases(),
+	return concatCases(identityCases(), storeCases(), flushCleanupCases(), haPullCases(), popCases(), topicCases(),
 		registrationFlowCases(), brokerMetricsSecurityCases(), brokerLimitCases(), requestLimitCases(),
 		logCases(func(o BrokerOptions) logging.Options { return o.Log }), timerCases())
 }

@@ -54,6 +54,25 @@ func (f *FlushDiskType) UnmarshalText(b []byte) error {
 	return err
 }
 
+// MessageRequestMode is how a group's consumers of a topic fetch when no one set it (Java
+// MessageRequestMode).
+type MessageRequestMode string
+
+// Request modes.
+const (
+	RequestModePull MessageRequestMode = "PULL"
+	RequestModePop  MessageRequestMode = "POP"
+)
+
+// UnmarshalText accepts a mode in any letter case.
+func (m *MessageRequestMode) UnmarshalText(b []byte) error {
+	v, err := parseEnum(string(b), RequestModePull, RequestModePop)
+	if err == nil {
+		*m = v
+	}
+	return err
+}
+
 // MetricsExporterType selects the metrics exporter (RocketMQ 5 MetricsExporterType).
 type MetricsExporterType string
 

@@ -46,6 +46,7 @@ const (
 	// Everything else, in alphabetical order.
 	fAccessKey
 	fAcceptStandardJSONOnly
+	fAttemptID
 	fAddTopicCount
 	fAttributes
 	fBatch
@@ -53,6 +54,7 @@ const (
 	fBeginTimestamp
 	fBname
 	fBodyCrc32
+	fBornTime
 	fBornHost
 	fBornTimestamp
 	fBoundaryType
@@ -80,7 +82,10 @@ const (
 	fDelayLevel
 	fEnableActingMaster
 	fEndTimestamp
+	fExp
 	fExpressionType
+	fExpType
+	fExtraInfo
 	fFilterGroups
 	fFlag
 	fForbiddenType
@@ -90,9 +95,12 @@ const (
 	fGroupName
 	fGroupSysFlag
 	fHaServerAddr
+	fHasMsg
 	fHeartbeatTimeoutMillis
 	fIndexLastUpdatePhyoffset
 	fIndexLastUpdateTimestamp
+	fInitMode
+	fInvisibleTime
 	fIndex
 	fIsForce
 	fIsOrder
@@ -106,6 +114,7 @@ const (
 	fMaxReconsumeTimes
 	fMinOffset
 	fMsgID
+	fMsgOffsetInfo
 	fMsgRegion
 	fNamespace
 	fNextBeginOffset
@@ -114,9 +123,14 @@ const (
 	fOffsetMsgID
 	fOffline
 	fOrder
+	fOrderCountInfo
 	fOriginMsgID
 	fOriginTopic
 	fPerm
+	fPollingFull
+	fPollingNum
+	fPollTime
+	fPopTime
 	fProducerGroup
 	fProperties
 	fQueueID
@@ -125,9 +139,12 @@ const (
 	fRecallHandle
 	fReconsumeTimes
 	fRemoveOffset
+	fRestNum
+	fReviveQid
 	fSecurityToken
 	fSetZeroIfNotFound
 	fSignature
+	fStartOffsetInfo
 	fStatsKey
 	fStatsName
 	fStoreHost
@@ -164,6 +181,7 @@ var fieldNames = [numFieldIDs]string{
 
 	fAccessKey:                ExtAccessKey,
 	fAcceptStandardJSONOnly:   "acceptStandardJsonOnly",
+	fAttemptID:                "attemptId",
 	fAddTopicCount:            "addTopicCount",
 	fAttributes:               "attributes",
 	fBatch:                    "batch",
@@ -171,6 +189,7 @@ var fieldNames = [numFieldIDs]string{
 	fBeginTimestamp:           "beginTimestamp",
 	fBname:                    "bname",
 	fBodyCrc32:                "bodyCrc32",
+	fBornTime:                 "bornTime",
 	fBornHost:                 "bornHost",
 	fBornTimestamp:            "bornTimestamp",
 	fBoundaryType:             "boundaryType",
@@ -198,7 +217,10 @@ var fieldNames = [numFieldIDs]string{
 	fDelayLevel:               "delayLevel",
 	fEnableActingMaster:       "enableActingMaster",
 	fEndTimestamp:             "endTimestamp",
+	fExp:                      "exp",
 	fExpressionType:           "expressionType",
+	fExpType:                  "expType",
+	fExtraInfo:                "extraInfo",
 	fFilterGroups:             "filterGroups",
 	fFlag:                     "flag",
 	fForbiddenType:            "forbiddenType",
@@ -208,9 +230,12 @@ var fieldNames = [numFieldIDs]string{
 	fGroupName:                "groupName",
 	fGroupSysFlag:             "groupSysFlag",
 	fHaServerAddr:             "haServerAddr",
+	fHasMsg:                   "hasMsg",
 	fHeartbeatTimeoutMillis:   "heartbeatTimeoutMillis",
 	fIndexLastUpdatePhyoffset: "indexLastUpdatePhyoffset",
 	fIndexLastUpdateTimestamp: "indexLastUpdateTimestamp",
+	fInitMode:                 "initMode",
+	fInvisibleTime:            "invisibleTime",
 	fIndex:                    "index",
 	fIsForce:                  "isForce",
 	fIsOrder:                  "isOrder",
@@ -224,6 +249,7 @@ var fieldNames = [numFieldIDs]string{
 	fMaxReconsumeTimes:        "maxReconsumeTimes",
 	fMinOffset:                "minOffset",
 	fMsgID:                    "msgId",
+	fMsgOffsetInfo:            "msgOffsetInfo",
 	fMsgRegion:                "MSG_REGION",
 	fNamespace:                "namespace",
 	fNextBeginOffset:          "nextBeginOffset",
@@ -232,9 +258,14 @@ var fieldNames = [numFieldIDs]string{
 	fOffsetMsgID:              "offsetMsgId",
 	fOffline:                  "offline",
 	fOrder:                    "order",
+	fOrderCountInfo:           "orderCountInfo",
 	fOriginMsgID:              "originMsgId",
 	fOriginTopic:              "originTopic",
 	fPerm:                     "perm",
+	fPollingFull:              "pollingFull",
+	fPollingNum:               "pollingNum",
+	fPollTime:                 "pollTime",
+	fPopTime:                  "popTime",
 	fProducerGroup:            "producerGroup",
 	fProperties:               "properties",
 	fQueueID:                  "queueId",
@@ -243,8 +274,11 @@ var fieldNames = [numFieldIDs]string{
 	fRecallHandle:             "recallHandle",
 	fReconsumeTimes:           "reconsumeTimes",
 	fRemoveOffset:             "removeOffset",
+	fRestNum:                  "restNum",
+	fReviveQid:                "reviveQid",
 	fSecurityToken:            ExtSecurityToken,
 	fSetZeroIfNotFound:        "setZeroIfNotFound",
+	fStartOffsetInfo:          "startOffsetInfo",
 	fSignature:                ExtSignature,
 	fStatsKey:                 "statsKey",
 	fStatsName:                "statsName",

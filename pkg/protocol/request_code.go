@@ -112,6 +112,16 @@ const (
 	UpdateAndCreateTopicList             RequestCode = 18
 	UpdateAndCreateSubscriptionGroupList RequestCode = 225
 	RecallMessage                        RequestCode = 370
+	QueryAssignment                      RequestCode = 400
+	SetMessageRequestMode                RequestCode = 401
+	GetAllMessageRequestMode             RequestCode = 402
+	PopMessage                           RequestCode = 200050
+	AckMessage                           RequestCode = 200051
+	PeekMessage                          RequestCode = 200052
+	ChangeMessageInvisibleTime           RequestCode = 200053
+	Notification                         RequestCode = 200054
+	PollingInfo                          RequestCode = 200055
+	BatchAckMessage                      RequestCode = 200151
 	GetBrokerHAStatus                    RequestCode = 907
 )
 
@@ -220,6 +230,16 @@ var requestCodeNames = map[RequestCode]string{
 	UpdateAndCreateSubscriptionGroupList: "UPDATE_AND_CREATE_SUBSCRIPTIONGROUP_LIST",
 	DeleteExpiredCommitLog:               "DELETE_EXPIRED_COMMITLOG",
 	RecallMessage:                        "RECALL_MESSAGE",
+	QueryAssignment:                      "QUERY_ASSIGNMENT",
+	SetMessageRequestMode:                "SET_MESSAGE_REQUEST_MODE",
+	GetAllMessageRequestMode:             "GET_ALL_MESSAGE_REQUEST_MODE",
+	PopMessage:                           "POP_MESSAGE",
+	AckMessage:                           "ACK_MESSAGE",
+	PeekMessage:                          "PEEK_MESSAGE",
+	ChangeMessageInvisibleTime:           "CHANGE_MESSAGE_INVISIBLETIME",
+	Notification:                         "NOTIFICATION",
+	PollingInfo:                          "POLLING_INFO",
+	BatchAckMessage:                      "BATCH_ACK_MESSAGE",
 	GetBrokerHAStatus:                    "GET_BROKER_HA_STATUS",
 }
 

@@ -48,6 +48,14 @@ const (
 	IllegalOperation                   ResponseCode = 604
 )
 
+// RocketMQ 5 reuses 209 and 210, 4.9's ACL failure codes, for POP's long polling: a held
+// POP_MESSAGE answers POLLING_FULL when the broker holds too many, POLLING_TIMEOUT when its poll
+// time ran out with nothing found. String keeps 4.9's names for them.
+const (
+	PollingFull    ResponseCode = 209
+	PollingTimeout ResponseCode = 210
+)
+
 var responseCodeNames = map[ResponseCode]string{
 	Success:                            "SUCCESS",
 	SystemError:                        "SYSTEM_ERROR",

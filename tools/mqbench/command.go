@@ -77,6 +77,8 @@ UNIQ_KEY arrived exactly once.`,
 	pf.BoolVar(&f.o.FromCommitted, "from-committed", false, "consume from the group's committed offsets (QUERY_CONSUMER_OFFSET) and commit where it stopped")
 	pf.BoolVar(&f.o.Overlap, "overlap", false, "both: consume while producing instead of after")
 	pf.BoolVar(&f.o.CheckCRC, "check-crc", true, "check every pulled record's body CRC")
+	pf.StringVar(&f.o.PopAck, "pop-ack", PopAckSingle, "pop: acknowledge each message (single: ACK_MESSAGE) or each answer (batch: BATCH_ACK_MESSAGE)")
+	pf.DurationVar(&f.o.InvisibleTime, "invisible-time", 60*time.Second, "pop: the POPs' invisible time")
 	pf.IntVar(&f.o.BrokerPID, "broker-pid", 0, "broker process id: report its CPU time per message (from /proc/PID/stat)")
 	pf.DurationVar(&f.o.Timeout, "timeout", 10*time.Minute, "limit for each phase")
 	pf.DurationVar(&f.o.IdleTimeout, "idle-timeout", 10*time.Second, "stop consuming when no message arrived for this long")
@@ -94,6 +96,7 @@ UNIQ_KEY arrived exactly once.`,
 		{ModeProduce, "Send messages and report throughput, latency and errors"},
 		{ModeConsume, "Pull messages and report throughput"},
 		{ModeBoth, "Send, read everything back and check every acknowledged key arrived once"},
+		{ModePop, "Pop messages (RocketMQ 5 POP_MESSAGE), acknowledge each, and report throughput"},
 	} {
 		root.AddCommand(&cobra.Command{
 			Use:   string(m.mode),

@@ -83,6 +83,18 @@ func TestProduceConsumeAgainstRealBinaries(t *testing.T) {
 				rep = runLogged(t, o)
 				assert.Equal(t, int64(0), rep.Consume.Messages)
 			})
+			t.Run("pop acknowledges every message, once, per message and in batches", func(t *testing.T) {
+				for _, ack := range []string{PopAckSingle, PopAckBatch} {
+					o := base
+					o.Mode, o.Topic, o.Messages, o.Group, o.PopAck = ModePop, "MqbenchAuto", 0, "mqbench_pop_"+ack, ack
+					rep := runLogged(t, o)
+					assert.Equal(t, int64(msgs), rep.Consume.Messages, "%s: every message popped", ack)
+					assert.Equal(t, int64(msgs), rep.Consume.Acks, "%s: every message acknowledged", ack)
+					// The group's pop offsets are at the ends: a second run has nothing to pop.
+					rep = runLogged(t, o)
+					assert.Equal(t, int64(0), rep.Consume.Messages, "%s: nothing popped twice", ack)
+				}
+			})
 			t.Run("overlapped produce and consume", func(t *testing.T) {
 				o := base
 				o.Mode, o.Topic, o.Overlap = ModeBoth, "MqbenchOverlap", true

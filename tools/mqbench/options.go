@@ -21,6 +21,7 @@ const (
 	ModeProduce Mode = "produce"
 	ModeConsume Mode = "consume"
 	ModeBoth    Mode = "both" // produce, then consume and check every key arrived
+	ModePop     Mode = "pop"  // consume by POP (POP_MESSAGE and acks), as RocketMQ 5 consumers do
 )
 
 // Options configure a run. Zero values take the defaults noted; Validate
@@ -60,6 +61,12 @@ type Options struct {
 	FromCommitted bool   // start at QUERY_CONSUMER_OFFSET and commit the end offsets
 	Overlap       bool   // both: consume while producing
 	CheckCRC      bool
+
+	// POP (mode pop): PullWindow POPs of PullBatch (at most 32) messages in flight per broker,
+	// each message acknowledged by ACK_MESSAGE (PopAck "single", the default) or each answer's by
+	// one BATCH_ACK_MESSAGE ("batch"); InvisibleTime is the POP's invisible time (60 s).
+	PopAck        string
+	InvisibleTime time.Duration
 
 	// IdleTimeout ends consuming when no message arrived for this long;
 	// default 10 s.
@@ -121,9 +128,9 @@ func ParseSerialize(s string) (protocol.SerializeType, error) {
 // Validate applies the defaults and reports every bad value.
 func (o *Options) Validate() error {
 	switch o.Mode {
-	case ModeProduce, ModeConsume, ModeBoth:
+	case ModeProduce, ModeConsume, ModeBoth, ModePop:
 	default:
-		return fmt.Errorf("mqbench: mode %q is not produce, consume or both", o.Mode)
+		return fmt.Errorf("mqbench: mode %q is not produce, consume, both or pop", o.Mode)
 	}
 	setDefault(&o.Topic, DefaultTopic)
 	setDefault(&o.ProducerGroup, DefaultProducerGroup)
@@ -140,6 +147,8 @@ func (o *Options) Validate() error {
 	setDefault(&o.Timeout, 10*time.Minute)
 	setDefault(&o.RequestTimeout, 30*time.Second)
 	setDefault(&o.IdleTimeout, 10*time.Second)
+	setDefault(&o.PopAck, PopAckSingle)
+	setDefault(&o.InvisibleTime, 60*time.Second)
 	if len(o.Namesrv) == 0 {
 		o.Namesrv = []string{DefaultNamesrv}
 	}
@@ -155,7 +164,7 @@ func (o *Options) Validate() error {
 	if o.Duration < 0 {
 		bad("--duration %s is negative", o.Duration)
 	}
-	if o.Messages == 0 && o.Duration == 0 && o.Mode != ModeConsume {
+	if o.Messages == 0 && o.Duration == 0 && o.Mode != ModeConsume && o.Mode != ModePop {
 		bad("give --messages or --duration")
 	}
 	if o.Messages > maxSeq {
@@ -188,6 +197,12 @@ func (o *Options) Validate() error {
 	}
 	if o.PullBatch < 1 || o.PullBatch > 1024 {
 		bad("--pull-batch %d is outside 1..1024", o.PullBatch)
+	}
+	if o.Mode == ModePop && o.PullBatch > 32 {
+		bad("--pull-batch %d: a POP takes at most 32 messages", o.PullBatch)
+	}
+	if o.PopAck != PopAckSingle && o.PopAck != PopAckBatch {
+		bad("--pop-ack %q is neither single nor batch", o.PopAck)
 	}
 	if err := checkProperty("--tags", o.Tags); err != nil {
 		errs = append(errs, err)

@@ -55,6 +55,13 @@ type PhaseReport struct {
 	BadCRC         int64 `json:"bad_crc,omitempty"`
 	Misplaced      int64 `json:"misplaced,omitempty"` // consume: wrong topic, queue or offset
 
+	// pop: messages acknowledged (ACK_MESSAGE or BATCH_ACK_MESSAGE answered SUCCESS), and the acks'
+	// latency and answers.
+	Acks         int64            `json:"acks,omitempty"`
+	AckFailures  int64            `json:"ack_failures,omitempty"`
+	AckLatency   LatencySummary   `json:"ack_latency,omitempty"`
+	AckResponses map[string]int64 `json:"ack_responses,omitempty"`
+
 	CPU CPUReport `json:"cpu"`
 }
 
@@ -98,10 +105,14 @@ func (r *Report) WriteJSON(w io.Writer) error {
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "mqbench %s: topic %s", r.Mode, r.Topic)
-	if r.Mode != ModeConsume {
+	if r.Mode != ModeConsume && r.Mode != ModePop {
 		fmt.Fprintf(&b, ", %d-byte bodies, batch %d, %d senders x window %d", r.Size, r.Batch, r.Concurrency, r.Window)
 	}
-	if r.Mode != ModeProduce {
+	switch r.Mode {
+	case ModeProduce:
+	case ModePop:
+		fmt.Fprintf(&b, ", POPs of %d x window %d per broker", r.PullBatch, r.PullWindow)
+	default:
 		fmt.Fprintf(&b, ", pulls of %d x window %d per queue", r.PullBatch, r.PullWindow)
 	}
 	b.WriteByte('\n')
@@ -109,7 +120,11 @@ func (r *Report) WriteText(w io.Writer) error {
 		writePhase(&b, "produce", r.Produce)
 	}
 	if r.Consume != nil {
-		writePhase(&b, "consume", r.Consume)
+		name := "consume"
+		if r.Mode == ModePop {
+			name = "pop"
+		}
+		writePhase(&b, name, r.Consume)
 	}
 	if v := r.Verify; v != nil {
 		verdict := "OK"
@@ -145,6 +160,11 @@ func writePhase(b *strings.Builder, name string, p *PhaseReport) {
 	fmt.Fprintf(b, "         responses %s; errors %d\n", formatCounts(p.Responses), p.Errors)
 	for _, k := range sortedKeys(p.Remarks) {
 		fmt.Fprintf(b, "         first %s remark: %q\n", k, p.Remarks[k])
+	}
+	if p.Acks+p.AckFailures > 0 {
+		a := p.AckLatency
+		fmt.Fprintf(b, "         acks %d (failed %d), ack latency p50 %s  p99 %s  max %s; ack responses %s\n",
+			p.Acks, p.AckFailures, us(a.P50Us), us(a.P99Us), us(a.MaxUs), formatCounts(p.AckResponses))
 	}
 	if p.BadAnswers > 0 {
 		fmt.Fprintf(b, "         %d stored-status answers without a readable queueId, queueOffset or msgId\n", p.BadAnswers)

@@ -43,6 +43,8 @@ func Run(ctx context.Context, o Options, lg *zap.Logger) (*Report, error) {
 		err = r.consumeOnly(ctx)
 	case ModeBoth:
 		err = r.both(ctx)
+	case ModePop:
+		err = r.popOnly(ctx)
 	}
 	if err != nil {
 		return nil, err

@@ -37,6 +37,10 @@ const (
 	PullNotFound                        // PULL_NOT_FOUND: nothing new in the queue yet
 	PullRetryImmediately                // PULL_RETRY_IMMEDIATELY: nothing matched, try the next offsets
 	PullOffsetMoved                     // PULL_OFFSET_MOVED: the requested offset is out of the queue
+	PollingFull                         // POLLING_FULL: too many POP requests are held already
+	PollingTimeout                      // POLLING_TIMEOUT: a POP found nothing within its poll time
+	NoMessage                           // NO_MESSAGE: an ack names an offset outside the queue
+	InvalidParameter                    // INVALID_PARAMETER: a request field out of its range
 	IllegalOperation                    // ILLEGAL_OPERATION: a request the broker cannot honour (a bad recall handle)
 	numKinds
 )
@@ -46,7 +50,8 @@ var kindNames = [numKinds]string{
 	"MessageIllegal", "SubscriptionNotExist", "SubscriptionNotLatest", "SubscriptionParseFailed",
 	"FilterDataNotExist", "QueryNotFound", "ConsumerNotOnline", "ClientTimeout",
 	"SlaveNotAvailable", "FlushDiskTimeout", "FlushSlaveTimeout", "ServiceNotAvailable",
-	"PullNotFound", "PullRetryImmediately", "PullOffsetMoved", "IllegalOperation",
+	"PullNotFound", "PullRetryImmediately", "PullOffsetMoved", "PollingFull", "PollingTimeout",
+	"NoMessage", "InvalidParameter", "IllegalOperation",
 }
 
 // Kinds returns every kind, OK first.

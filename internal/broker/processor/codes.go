@@ -32,6 +32,10 @@ var responseCodes = [...]protocol.ResponseCode{
 	outcome.PullNotFound:            protocol.PullNotFound,
 	outcome.PullRetryImmediately:    protocol.PullRetryImmediately,
 	outcome.PullOffsetMoved:         protocol.PullOffsetMoved,
+	outcome.PollingFull:             protocol.PollingFull,
+	outcome.PollingTimeout:          protocol.PollingTimeout,
+	outcome.NoMessage:               protocol.NoMessage,
+	outcome.InvalidParameter:        protocol.InvalidParameter,
 	outcome.IllegalOperation:        protocol.IllegalOperation,
 }
 

@@ -24,6 +24,8 @@ func TestResponseCodes(t *testing.T) {
 		outcome.FlushDiskTimeout: protocol.FlushDiskTimeout, outcome.FlushSlaveTimeout: protocol.FlushSlaveTimeout,
 		outcome.ServiceNotAvailable: protocol.ServiceNotAvailable, outcome.PullNotFound: protocol.PullNotFound,
 		outcome.PullRetryImmediately: protocol.PullRetryImmediately, outcome.PullOffsetMoved: protocol.PullOffsetMoved,
+		outcome.PollingFull: protocol.PollingFull, outcome.PollingTimeout: protocol.PollingTimeout,
+		outcome.NoMessage: protocol.NoMessage, outcome.InvalidParameter: protocol.InvalidParameter,
 		outcome.IllegalOperation: protocol.IllegalOperation,
 	}
 	seen := map[protocol.ResponseCode]outcome.Kind{}

@@ -106,6 +106,17 @@ func (p *Processor) handlers() map[protocol.RequestCode]handleFunc {
 		protocol.ConsumeMessageDirectly:          p.consumeMessageDirectly,
 		protocol.InvokeBrokerToResetOffset:       p.invokeBrokerToResetOffset,
 		protocol.InvokeBrokerToGetConsumerStatus: p.invokeBrokerToGetConsumerStatus,
+		// pop.go, assign.go
+		protocol.PopMessage:                 p.popMessage,
+		protocol.AckMessage:                 p.ackMessage,
+		protocol.BatchAckMessage:            p.batchAckMessage,
+		protocol.ChangeMessageInvisibleTime: p.changeInvisibleTime,
+		protocol.PeekMessage:                p.peekMessage,
+		protocol.Notification:               p.notification,
+		protocol.PollingInfo:                p.pollingInfo,
+		protocol.QueryAssignment:            p.queryAssignment,
+		protocol.SetMessageRequestMode:      p.setMessageRequestMode,
+		protocol.GetAllMessageRequestMode:   p.getAllMessageRequestMode,
 		// timer.go
 		protocol.GetTimerCheckPoint: p.getTimerCheckPoint,
 		protocol.GetTimerMetrics:    p.getTimerMetrics,
@@ -122,8 +133,12 @@ func wrap(h handleFunc) remoting.Handler {
 	})
 }
 
-// ConnClosed ends the memberships of a closed connection and drops the pulls it has held.
+// ConnClosed ends the memberships of a closed connection and drops the pulls, pops and
+// notifications it has held.
 func (p *Processor) ConnClosed(c *remoting.Conn) {
 	p.svc.Pull.ConnClosed(c.ID())
 	p.svc.Members.ConnClosed(c.ID())
+	if p.svc.Pop != nil {
+		p.svc.Pop.ConnClosed(c.ID())
+	}
 }

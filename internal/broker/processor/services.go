@@ -3,7 +3,9 @@ package processor
 import (
 	"context"
 
+	"github.com/rocketgo/rocketgo/internal/broker/assign"
 	"github.com/rocketgo/rocketgo/internal/broker/client"
+	"github.com/rocketgo/rocketgo/internal/broker/pop"
 	"github.com/rocketgo/rocketgo/internal/broker/pull"
 	"github.com/rocketgo/rocketgo/internal/broker/query"
 	"github.com/rocketgo/rocketgo/internal/broker/queueoffset"
@@ -137,6 +139,25 @@ type DelayOffsets interface {
 	Encode() ([]byte, error)
 }
 
+// Popper serves POP consumption (pop.Service); wake answers a held pop or notification.
+type Popper interface {
+	Pop(r pop.Request, wake func(pop.Result, error)) (res pop.Result, held bool, err error)
+	Ack(r pop.AckRequest) error
+	BatchAck(acks []body.BatchAck) error
+	ChangeInvisibleTime(r pop.ChangeRequest) (pop.ChangeResult, error)
+	Peek(r pop.PeekRequest) (pop.Result, error)
+	Notification(r pop.NotifyRequest, wake func(pop.NotifyResult)) (res pop.NotifyResult, held bool, err error)
+	PollingInfo(group, topic string, queueID int32, connID uint64) (int, error)
+	ConnClosed(connID uint64)
+}
+
+// Assigner answers server-side assignment and keeps the request modes (assign.Service).
+type Assigner interface {
+	Assign(q assign.Query) ([]body.MessageQueueAssignment, bool, error)
+	SetMode(m body.SetMessageRequestModeRequestBody) error
+	All() body.MessageRequestModeSerializeWrapper
+}
+
 // Services are the protocol-neutral operations the handlers adapt to remoting.
 type Services struct {
 	Send         Sender
@@ -154,6 +175,8 @@ type Services struct {
 	Relay        Relay
 	Locks        Locks
 	DelayOffsets DelayOffsets
+	Pop          Popper
+	Assign       Assigner
 	Timers       Timers
 	HA           HAStatus
 }

@@ -51,19 +51,25 @@ type DelayOffsets interface {
 	ReplaceOffsets(offsets map[int]int64)
 }
 
+// RequestModes is the slave's table of POP request modes; *assign.Service satisfies it.
+type RequestModes interface {
+	ReplaceAll(w body.MessageRequestModeSerializeWrapper) error
+}
+
 // Timers is the slave's timer service; *timing.Service satisfies it.
 type Timers interface {
 	SetMasterProgress(checkpoint []byte) error
 	SetMasterMetrics(m body.TimerMetrics)
 }
 
-// Deps are the tables a Syncer fills; Delay and Timers may be nil.
+// Deps are the tables a Syncer fills; Delay, RequestModes and Timers may be nil.
 type Deps struct {
-	Topics  Topics
-	Groups  Groups
-	Offsets Offsets
-	Delay   DelayOffsets
-	Timers  Timers
+	Topics       Topics
+	Groups       Groups
+	Offsets      Offsets
+	Delay        DelayOffsets
+	RequestModes RequestModes
+	Timers       Timers
 }
 
 // Options configure a Syncer. Zero values take Java 4.9's.
@@ -186,9 +192,9 @@ var errNoMaster = errors.New("slave: no master address known yet")
 
 // SyncAll runs one pass: topic configs (GET_ALL_TOPIC_CONFIG), consumer offsets
 // (GET_ALL_CONSUMER_OFFSET), delay offsets (GET_ALL_DELAY_OFFSET) and subscription groups
-// (GET_ALL_SUBSCRIPTIONGROUP_CONFIG), in Java's order, then the timer's progress
-// (GET_TIMER_CHECK_POINT) and pending counts (GET_TIMER_METRICS), as RocketMQ 5 does. A failed
-// step does not stop the others.
+// (GET_ALL_SUBSCRIPTIONGROUP_CONFIG), in Java's order, then, as RocketMQ 5 adds, the request
+// modes (GET_ALL_MESSAGE_REQUEST_MODE), the timer's progress (GET_TIMER_CHECK_POINT) and its
+// pending counts (GET_TIMER_METRICS). A failed step does not stop the others.
 func (s *Syncer) SyncAll(ctx context.Context) error {
 	addr := s.MasterAddr()
 	if addr == "" {
@@ -201,8 +207,25 @@ func (s *Syncer) SyncAll(ctx context.Context) error {
 		s.syncOffsets(ctx, addr),
 		s.syncDelayOffsets(ctx, addr),
 		s.syncGroups(ctx, addr),
+		s.syncRequestModes(ctx, addr),
 		s.syncTimers(ctx, addr),
 	)
+}
+
+// syncRequestModes replaces the request modes with the master's.
+func (s *Syncer) syncRequestModes(ctx context.Context, addr string) error {
+	if s.deps.RequestModes == nil {
+		return nil
+	}
+	data, err := s.fetch(ctx, addr, protocol.GetAllMessageRequestMode)
+	if err != nil {
+		return err
+	}
+	w, err := body.DecodeMessageRequestModeSerializeWrapper(data)
+	if err != nil {
+		return fmt.Errorf("slave: request modes from %s: %w", addr, err)
+	}
+	return s.deps.RequestModes.ReplaceAll(*w)
 }
 
 // syncTimers hands the master's timer checkpoint and pending counts to the slave's timer service.

@@ -109,6 +109,7 @@ func commands(env *adminEnv) []*cobra.Command {
 		newDeleteSubGroupCommand(env),
 		newResetOffsetByTimeCommand(env),
 		newGetBrokerConfigCommand(env),
+		newSetConsumeModeCommand(env),
 		newWipeWritePermCommand(env),
 		newAddWritePermCommand(env),
 		newGetNamesrvConfigCommand(env),

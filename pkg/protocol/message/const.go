@@ -99,6 +99,10 @@ const (
 	PropertyInnerNum                 = "INNER_NUM"
 	PropertyDLQOriginTopic           = "DLQ_ORIGIN_TOPIC"
 	PropertyDLQOriginMessageID       = "DLQ_ORIGIN_MESSAGE_ID"
+	// PropertyPopCK is a popped message's extra info (protocol.md §2.10); PropertyFirstPopTime
+	// when it was first popped.
+	PropertyPopCK        = "POP_CK"
+	PropertyFirstPopTime = "1ST_POP_TIME"
 
 	// KeySeparator separates the elements of the KEYS property.
 	KeySeparator = " "

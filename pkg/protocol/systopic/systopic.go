@@ -58,7 +58,43 @@ const (
 	// TransCheckGroup's offsets of TransHalf and TransOpHalf record how far the transaction
 	// check-back got (CID_SYS_RMQ_TRANS).
 	TransCheckGroup = SystemGroupPrefix + "TRANS"
+	// ReviveGroup's offsets of a revive topic record how far POP's revive service has settled
+	// each revive queue (PopAckConstants.REVIVE_GROUP).
+	ReviveGroup = SystemGroupPrefix + "REVIVE_GROUP"
 )
+
+// POP retry topics: a group's retry topic of one topic is %RETRY%group_topic (KeyBuilder's V1
+// form, which 5.x brokers write by default) or %RETRY%group+topic (V2, enableRetryTopicV2).
+const (
+	popRetrySeparator   = "_"
+	popRetrySeparatorV2 = "+"
+)
+
+// Revive returns the revive topic of a cluster, where POP keeps its checkpoints and acks.
+func Revive(cluster string) string { return RevivePrefix + cluster }
+
+// PopRetry returns a group's POP retry topic of topic (V1 form).
+func PopRetry(group, topic string) string { return RetryPrefix + group + popRetrySeparator + topic }
+
+// PopRetryV2 returns a group's POP retry topic of topic in the V2 form.
+func PopRetryV2(group, topic string) string { return RetryPrefix + group + popRetrySeparatorV2 + topic }
+
+// IsPopRetryV2 reports a retry topic of the V2 form (KeyBuilder.isPopRetryTopicV2).
+func IsPopRetryV2(topic string) bool {
+	return IsRetry(topic) && strings.Contains(topic, popRetrySeparatorV2)
+}
+
+// PopRetryOrigin returns the topic whose POP retry topic of group retry is, in either form.
+func PopRetryOrigin(retry, group string) (string, bool) {
+	rest, ok := strings.CutPrefix(retry, RetryPrefix+group)
+	if !ok || rest == "" {
+		return "", false
+	}
+	if rest[:1] != popRetrySeparator && rest[:1] != popRetrySeparatorV2 {
+		return "", false
+	}
+	return rest[1:], len(rest) > 1
+}
 
 // Retry returns the retry topic of a consumer group.
 func Retry(group string) string { return RetryPrefix + group }

@@ -50,3 +50,19 @@ func TestClassification(t *testing.T) {
 		t.Fatal("Static shares its array, or system groups")
 	}
 }
+
+func TestPopNames(t *testing.T) {
+	if Revive("C") != "rmq_sys_REVIVE_LOG_C" || ReviveGroup != "CID_RMQ_SYS_REVIVE_GROUP" ||
+		PopRetry("G", "T") != "%RETRY%G_T" || PopRetryV2("G", "T") != "%RETRY%G+T" {
+		t.Fatal("names")
+	}
+	if !IsPopRetryV2("%RETRY%G+T") || IsPopRetryV2("%RETRY%G_T") || IsPopRetryV2("T+x") {
+		t.Fatal("IsPopRetryV2")
+	}
+	for retry, want := range map[string]string{"%RETRY%G_T": "T", "%RETRY%G+T_x": "T_x", "%RETRY%G_": "", "%RETRY%GT": "", "%RETRY%H_T": ""} {
+		got, ok := PopRetryOrigin(retry, "G")
+		if got != want || ok != (want != "") {
+			t.Errorf("%s: %q %v", retry, got, ok)
+		}
+	}
+}

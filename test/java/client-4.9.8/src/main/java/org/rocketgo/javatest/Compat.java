@@ -93,6 +93,26 @@ public final class Compat {
         admin.deleteTopicInNameServer(namesrvs, topic, cluster);
     }
 
+    /** Whether the client can consume by POP: 4.9.8 cannot (RocketMQ 5 added it). */
+    public static boolean popSupported() {
+        return false;
+    }
+
+    /** Whether it cannot: the condition POP scenarios are disabled by. */
+    public static boolean noPop() {
+        return !popSupported();
+    }
+
+    /** 4.9.8 always rebalances in the client. */
+    public static void rebalanceOnBroker(DefaultMQPushConsumer c) {
+        throw new UnsupportedOperationException("rocketmq-client 4.9.8 has no server-side assignment");
+    }
+
+    /** 4.9.8 has no SET_MESSAGE_REQUEST_MODE. */
+    public static void setConsumeMode(DefaultMQProducer admin, String topic, String group, boolean pop) {
+        throw new UnsupportedOperationException("rocketmq-client 4.9.8 has no SET_MESSAGE_REQUEST_MODE");
+    }
+
     /** Whether the client can ask for a delivery time and recall: 4.9.8 cannot. */
     public static boolean hasTimerApi() {
         return false;

@@ -9,13 +9,16 @@ import org.apache.rocketmq.client.MQAdmin;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.exception.MQBrokerException;
 import org.apache.rocketmq.client.exception.MQClientException;
+import org.apache.rocketmq.client.impl.MQClientAPIImpl;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageRequestMode;
 import org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel;
 import org.apache.rocketmq.remoting.protocol.subscription.SubscriptionGroupConfig;
 import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
+import org.apache.rocketmq.remoting.protocol.route.BrokerData;
 
 /** The few calls whose names differ between rocketmq-client 4.9.8 and 5.3.3 (this is 5.3.3's). */
 public final class Compat {
@@ -113,6 +116,36 @@ public final class Compat {
     public static void deleteTopicInNameServer(DefaultMQAdminExt admin, Set<String> namesrvs, String topic,
         String cluster) throws Exception {
         admin.deleteTopicInNameServer(namesrvs, cluster, topic);
+    }
+
+    }
+
+    /** Whether the client can consume by POP (RocketMQ 5). */
+    public static boolean popSupported() {
+        return true;
+    }
+
+    /** Whether it cannot: the condition POP scenarios are disabled by. */
+    public static boolean noPop() {
+        return !popSupported();
+    }
+
+    /** Lets the broker assign c's queues (QUERY_ASSIGNMENT) instead of rebalancing itself. */
+    public static void rebalanceOnBroker(DefaultMQPushConsumer c) {
+        c.setClientRebalance(false);
+    }
+
+    /**
+     * Sets group's request mode of topic on every broker of the topic's route
+     * (SET_MESSAGE_REQUEST_MODE, what mqadmin setConsumeMode sends): POP with every consumer
+     * popping every queue (popShareQueueNum 0), or PULL.
+     */
+    public static void setConsumeMode(DefaultMQProducer admin, String topic, String group, boolean pop) throws Exception {
+        MQClientAPIImpl api = admin.getDefaultMQProducerImpl().getMqClientFactory().getMQClientAPIImpl();
+        MessageRequestMode mode = pop ? MessageRequestMode.POP : MessageRequestMode.PULL;
+        for (BrokerData bd : api.getTopicRouteInfoFromNameServer(topic, 5000).getBrokerDatas()) {
+            api.setMessageRequestMode(bd.selectBrokerAddr(), topic, group, mode, 0, 5000);
+        }
     }
 
     /** Whether the client can ask for a delivery time and recall (Message.setDeliverTimeMs, 5.3.1+). */

@@ -1,0 +1,183 @@
+package crash
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// popLedger records a POP crash run: the sends the broker acknowledged, and per key every
+// delivery, every ack a consumer got SUCCESS for and every ack that got no answer at all (the
+// broker was killed while it was in flight), in the order they happened.
+type popLedger struct {
+	mu         sync.Mutex
+	sends      map[string]bool
+	events     map[string][]popEvent
+	acks       map[string]bool
+	deliveries atomic.Int64
+}
+
+// popEvent is a delivery or an ack of one key.
+type popEvent struct {
+	ack    bool
+	timely bool // an ack answered popTimelyMargin before the message would become visible again
+	// unanswered: an ack sent that got no answer; the broker may or may not have applied it.
+	unanswered bool
+	m          popped
+}
+
+func newPopLedger() *popLedger {
+	return &popLedger{sends: map[string]bool{}, events: map[string][]popEvent{}, acks: map[string]bool{}}
+}
+
+func (l *popLedger) sent(key string) {
+	l.mu.Lock()
+	l.sends[key] = true
+	l.mu.Unlock()
+}
+
+func (l *popLedger) delivered(m popped) {
+	l.deliveries.Add(1)
+	l.mu.Lock()
+	l.events[m.key] = append(l.events[m.key], popEvent{m: m})
+	l.mu.Unlock()
+}
+
+func (l *popLedger) acked(m popped, at time.Time) {
+	l.mu.Lock()
+	l.events[m.key] = append(l.events[m.key], popEvent{ack: true, timely: at.Add(popTimelyMargin).Before(m.visibleAgain), m: m})
+	l.acks[m.key] = true
+	l.mu.Unlock()
+}
+
+// ackUnanswered records an ack of m that got no answer (the connection broke: a kill).
+func (l *popLedger) ackUnanswered(m popped) {
+	l.mu.Lock()
+	l.events[m.key] = append(l.events[m.key], popEvent{ack: true, unanswered: true, m: m})
+	l.mu.Unlock()
+}
+
+// settledUnanswered reports whether key's last event is an ack that got no answer: the broker
+// may have applied it (then the message never comes back) or not (then it comes back and is
+// delivered again, which makes a new last event). REQUIRES l.mu.
+func (l *popLedger) settledUnanswered(key string) bool {
+	evs := l.events[key]
+	return len(evs) > 0 && evs[len(evs)-1].unanswered
+}
+
+func (l *popLedger) sendAcks() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.sends)
+}
+
+func (l *popLedger) ackCount() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.acks)
+}
+
+// unconsumed counts acknowledged sends no consumer has acknowledged yet, leaving out those whose
+// last delivery's ack got no answer.
+func (l *popLedger) unconsumed() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for k := range l.sends {
+		if !l.acks[k] && !l.settledUnanswered(k) {
+			n++
+		}
+	}
+	return n
+}
+
+// popReport is what a run came to.
+type popReport struct {
+	sent, deliveries                         int
+	lost, ackedRedelivered, ackUnanswered    int
+	unackedBack, lateBack, reviveDups        int
+	lostKeys, redeliveredKeys                []string
+	detail                                   string
+	keysDelivered, keysTwice, retryDelivered int
+}
+
+// report classifies every delivery that came after another of its key:
+//   - after a timely ack of the same stored record, or with a higher reconsumeTimes than a
+//     timely-acknowledged delivery: ackedRedelivered (must not happen);
+//   - after a timely ack but of another stored copy with no higher reconsumeTimes: a revive
+//     duplicate (a kill between storing a retry copy and recording the revive);
+//   - after only late acks: lateBack; after no ack at all: unackedBack (expected).
+func (l *popLedger) report() popReport {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	r := popReport{sent: len(l.sends), deliveries: int(l.deliveries.Load())}
+	for k := range l.sends {
+		switch {
+		case l.acks[k]:
+		case l.settledUnanswered(k):
+			r.ackUnanswered++
+		default:
+			r.lost++
+			r.lostKeys = appendSome(r.lostKeys, k)
+		}
+	}
+	for k, evs := range l.events {
+		l.classify(k, evs, &r)
+	}
+	sort.Strings(r.lostKeys)
+	sort.Strings(r.redeliveredKeys)
+	r.detail = fmt.Sprintf("%d keys delivered (%d more than once, %d deliveries from the retry topic), %d sends acknowledged, "+
+		"%d keys acknowledged by a consumer", r.keysDelivered, r.keysTwice, r.retryDelivered, len(l.sends), len(l.acks))
+	return r
+}
+
+func (l *popLedger) classify(key string, evs []popEvent, r *popReport) {
+	r.keysDelivered++
+	timely := map[string]bool{}
+	maxTimely := int32(-1)
+	seen, anyAck := 0, false
+	for _, e := range evs {
+		if e.unanswered {
+			continue
+		}
+		if e.ack {
+			anyAck = true
+			if e.timely {
+				timely[e.m.record()] = true
+				maxTimely = max(maxTimely, e.m.reconsume)
+			}
+			continue
+		}
+		seen++
+		if e.m.reconsume > 0 {
+			r.retryDelivered++
+		}
+		if seen == 1 {
+			continue
+		}
+		if seen == 2 {
+			r.keysTwice++
+		}
+		switch {
+		case timely[e.m.record()] || (maxTimely >= 0 && e.m.reconsume > maxTimely):
+			r.ackedRedelivered++
+			r.redeliveredKeys = appendSome(r.redeliveredKeys, fmt.Sprintf("%s(%s rc=%d)", key, e.m.record(), e.m.reconsume))
+		case maxTimely >= 0:
+			r.reviveDups++
+		case anyAck:
+			r.lateBack++
+		default:
+			r.unackedBack++
+		}
+	}
+}
+
+// appendSome keeps the first 20 examples.
+func appendSome(s []string, v string) []string {
+	if len(s) < 20 {
+		return append(s, v)
+	}
+	return s
+}
