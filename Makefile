@@ -26,7 +26,7 @@ run: build
 ## official Java clients against them.
 test: vet test-unit test-e2e test-java
 
-test-unit:
+test-unit: build
 	$(GO) test -race -count=1 -timeout 12m $$($(GO) list ./... | grep -v /test/)
 
 test-e2e: build
