@@ -3,6 +3,7 @@ package processor
 import (
 	"context"
 	"net/netip"
+	"sync"
 
 	"github.com/rocketgo/rocketgo/internal/broker/send"
 	"github.com/rocketgo/rocketgo/internal/remoting"
@@ -18,17 +19,48 @@ func (p *Processor) sendMessage(_ context.Context, c *remoting.Conn, req *protoc
 	}
 	r := sendRequest(&h, c, req.Body)
 	r.Owner = c.ID()
-	var res send.Result
-	var err error
 	if req.RequestCode() == protocol.SendBatchMessage || h.Batch.Or(false) {
-		res, err = p.svc.Send.SendBatch(r)
-	} else {
-		res, err = p.svc.Send.Send(r)
+		res, err := p.svc.Send.SendBatch(r)
+		if err != nil {
+			return nil, err
+		}
+		return p.sendResponse(req, &res), nil
 	}
+	reply := sendReplies.Get().(*sendReply)
+	reply.p, reply.c, reply.req = p, c, req
+	res, pending, err := p.svc.Send.SendAsync(r, reply)
+	if pending {
+		return nil, nil // reply answers once the group commit has the message on disk
+	}
+	reply.release()
 	if err != nil {
 		return nil, err
 	}
 	return p.sendResponse(req, &res), nil
+}
+
+// sendReply answers a send that waited for its group commit, on the connection it came on.
+type sendReply struct {
+	p   *Processor
+	c   *remoting.Conn
+	req *protocol.Command
+}
+
+var sendReplies = sync.Pool{New: func() any { return new(sendReply) }}
+
+// Sent is send.Reply.
+func (r *sendReply) Sent(res send.Result, err error) {
+	var resp *protocol.Command
+	if err == nil {
+		resp = r.p.sendResponse(r.req, &res)
+	}
+	_ = r.c.WriteResponse(respond(r.req, resp, err))
+	r.release()
+}
+
+func (r *sendReply) release() {
+	*r = sendReply{}
+	sendReplies.Put(r)
 }
 
 // sendRequest is the send a header and body describe.

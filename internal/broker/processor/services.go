@@ -21,6 +21,8 @@ import (
 // Sender stores what producers send (send.Service).
 type Sender interface {
 	Send(r send.Request) (send.Result, error)
+	// SendAsync is Send that may leave a SYNC_FLUSH send pending: reply is told its outcome.
+	SendAsync(r send.Request, reply send.Reply) (send.Result, bool, error)
 	SendBatch(r send.Request) (send.Result, error)
 }
 

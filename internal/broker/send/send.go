@@ -76,6 +76,8 @@ type Service struct {
 	opts Options
 	Deps
 	uniq *message.UniqIDGenerator
+	// async is Store when it can put without blocking for the group commit, else nil.
+	async AsyncStore
 	// pick chooses a queue in [0, n) for a send that names none.
 	pick func(n int32) int32
 }
@@ -86,8 +88,10 @@ func New(opts Options, deps Deps) *Service {
 	if !ip.IsValid() {
 		ip = netip.AddrFrom4([4]byte{127, 0, 0, 1})
 	}
-	return &Service{opts: opts, Deps: deps, pick: rand.Int32N,
+	s := &Service{opts: opts, Deps: deps, pick: rand.Int32N,
 		uniq: message.NewUniqIDGenerator(ip, os.Getpid(), int32(time.Now().UnixNano()), nil)}
+	s.async, _ = deps.Store.(AsyncStore)
+	return s
 }
 
 // Request is one send: a message, or with SendBatch a batch body of messages for one queue.
@@ -138,8 +142,7 @@ func (s *Service) Send(req Request) (Result, error) {
 		return Result{}, err
 	}
 	if len(r.Body) > s.opts.MaxMessageSize {
-		return Result{}, outcome.Errorf(outcome.MessageIllegal, "the message body size %d exceeds maxMessageSize %d",
-			len(r.Body), s.opts.MaxMessageSize)
+		return Result{}, s.tooLarge(len(r.Body))
 	}
 	t, dlq, err := s.retryOrDLQ(r, t)
 	if err != nil {
@@ -151,6 +154,12 @@ func (s *Service) Send(req Request) (Result, error) {
 	}
 	res := s.Store.PutMessage(&msg)
 	return s.result(&res, t, r.Properties, 1)
+}
+
+// tooLarge is the refusal of a body of n bytes over maxMessageSize.
+func (s *Service) tooLarge(n int) error {
+	return outcome.Errorf(outcome.MessageIllegal, "the message body size %d exceeds maxMessageSize %d",
+		n, s.opts.MaxMessageSize)
 }
 
 func (s *Service) message(r *Request, t target) store.Message {
