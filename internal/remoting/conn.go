@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,6 +35,8 @@ type Conn struct {
 	nc     net.Conn
 	remote string
 	local  string
+	// remoteAP is remote parsed (zero when it is not ip:port).
+	remoteAP netip.AddrPort
 	cfg    *connConfig
 	lg     *zap.Logger
 
@@ -69,6 +72,7 @@ type inflight struct {
 
 func newConn(id uint64, nc net.Conn, cfg *connConfig) *Conn {
 	c := &Conn{id: id, nc: nc, cfg: cfg, remote: addrString(nc.RemoteAddr()), local: addrString(nc.LocalAddr())}
+	c.remoteAP, _ = netip.ParseAddrPort(c.remote)
 	c.lg = cfg.lg.With(zap.Uint64("conn", id), zap.String("remote", c.remote))
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	c.out.init(cfg.bufs, cfg.limits)
@@ -110,6 +114,9 @@ func (c *Conn) ID() uint64 { return c.id }
 
 // RemoteAddr is the peer's address, "ip:port".
 func (c *Conn) RemoteAddr() string { return c.remote }
+
+// RemoteAddrPort is RemoteAddr parsed once; the zero AddrPort when it is not ip:port.
+func (c *Conn) RemoteAddrPort() netip.AddrPort { return c.remoteAP }
 
 // LocalAddr is this side's address, "ip:port".
 func (c *Conn) LocalAddr() string { return c.local }

@@ -16,6 +16,7 @@ import (
 type dispatcher struct {
 	lg       *zap.Logger
 	handlers map[protocol.RequestCode]Handler // read-only once serving starts
+	inline   map[protocol.RequestCode]bool    // codes served on the reader; read-only once serving starts
 	fallback Handler                          // for codes without a handler; nil: not supported
 	sem      chan struct{}
 	wg       *sync.WaitGroup
@@ -41,8 +42,8 @@ type job struct {
 
 // newDispatcher returns a dispatcher for an owner that waits on wg.
 func newDispatcher(lg *zap.Logger, maxConcurrent int, wg *sync.WaitGroup) dispatcher {
-	return dispatcher{lg: lg, handlers: make(map[protocol.RequestCode]Handler), sem: make(chan struct{}, maxConcurrent), wg: wg,
-		idleTimeout: workerIdleTimeout}
+	return dispatcher{lg: lg, handlers: make(map[protocol.RequestCode]Handler), inline: make(map[protocol.RequestCode]bool),
+		sem: make(chan struct{}, maxConcurrent), wg: wg, idleTimeout: workerIdleTimeout}
 }
 
 // tryGo runs f in a goroutine its owner waits for on Close, unless the owner is closing. Adding to
@@ -90,7 +91,8 @@ func (d *dispatcher) close() {
 }
 
 // dispatch starts serving req, whose frame is fb (nil if it holds
-// nothing req refers to); it never blocks the reader.
+// nothing req refers to): on a worker, or for a code registered with
+// HandleInline on the calling reader.
 func (d *dispatcher) dispatch(c *Conn, req *protocol.Command, fb *frameBuf) {
 	start := time.Now()
 	h := d.handlers[req.RequestCode()]
@@ -113,6 +115,10 @@ func (d *dispatcher) dispatch(c *Conn, req *protocol.Command, fb *frameBuf) {
 	}
 	c.beginRequest(req, start)
 	c.serving.Add(1)
+	if d.inline[req.RequestCode()] {
+		d.serve(c, h, req, fb)
+		return
+	}
 	// The reader calling us is counted in wg, so starting a worker cannot race the owner's Wait.
 	d.hand(job{c: c, h: h, req: req, buf: fb}, false)
 }

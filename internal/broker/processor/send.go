@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/netip"
 	"sync"
+	"unsafe"
 
 	"github.com/rocketgo/rocketgo/internal/broker/send"
 	"github.com/rocketgo/rocketgo/internal/remoting"
@@ -84,18 +85,15 @@ func sendRequest(h *protocol.SendMessageRequestHeader, c *remoting.Conn, body []
 }
 
 // sendResponse answers a stored send: the status's code (SUCCESS, or a flush or replication
-// timeout), the offset message ids, the queue and offset, the region and the trace switch.
+// timeout), the offset message ids, the queue and offset, the region and the trace switch. The
+// answer is a pooled command that the transport releases once written.
 func (p *Processor) sendResponse(req *protocol.Command, res *send.Result) *protocol.Command {
-	resp := protocol.NewResponse(req, responseCode(res.Status), res.Remark)
-	var ids []byte
-	if len(res.Put.Offsets) > 0 {
-		ids = res.Put.AppendMsgIDs(make([]byte, 0, len(res.Put.Offsets)*33))
-	} else {
-		var buf [64]byte
-		ids = res.Put.AppendMsgIDs(buf[:0])
-	}
+	a := getSendAnswer()
+	resp := &a.cmd
+	protocol.ResetResponse(resp, req, responseCode(res.Status), res.Remark)
+	a.ids = res.Put.AppendMsgIDs(a.ids[:0])
 	protocol.SendMessageResponseHeader{
-		MsgID:       string(ids),
+		MsgID:       unsafe.String(unsafe.SliceData(a.ids), len(a.ids)), // valid until Release
 		QueueID:     res.QueueID,
 		QueueOffset: res.Put.QueueOffset,
 		MsgRegion:   protocol.Some(p.opts.RegionID),
@@ -104,14 +102,41 @@ func (p *Processor) sendResponse(req *protocol.Command, res *send.Result) *proto
 	return resp
 }
 
+// sendAnswer is a pooled send response: the command, its ext fields' room and the text of its
+// message ids, reused once the transport has written the answer and called Release.
+type sendAnswer struct {
+	cmd protocol.Command
+	ids []byte
+}
+
+// maxPooledIDs bounds the message id text a pooled answer keeps (a batch's can be long).
+const maxPooledIDs = 4 << 10
+
+var sendAnswers sync.Pool // *sendAnswer
+
+// getSendAnswer returns a pooled answer whose Release puts it back.
+func getSendAnswer() *sendAnswer {
+	if a, ok := sendAnswers.Get().(*sendAnswer); ok {
+		return a
+	}
+	a := &sendAnswer{ids: make([]byte, 0, 64)}
+	a.cmd.Release = a.release
+	return a
+}
+
+func (a *sendAnswer) release() {
+	if cap(a.ids) <= maxPooledIDs {
+		sendAnswers.Put(a)
+	}
+}
+
 // bornHost is the producer's address as the connection sees it.
 func bornHost(c *remoting.Conn) netip.AddrPort {
 	if c == nil {
 		return netip.AddrPortFrom(netip.IPv4Unspecified(), 0)
 	}
-	ap, err := netip.ParseAddrPort(c.RemoteAddr())
-	if err != nil {
-		return netip.AddrPortFrom(netip.IPv4Unspecified(), 0)
+	if ap := c.RemoteAddrPort(); ap.IsValid() {
+		return ap
 	}
-	return ap
+	return netip.AddrPortFrom(netip.IPv4Unspecified(), 0)
 }
