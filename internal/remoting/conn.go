@@ -37,8 +37,8 @@ type Conn struct {
 	local  string
 	// remoteAP is remote parsed (zero when it is not ip:port).
 	remoteAP netip.AddrPort
-	cfg    *connConfig
-	lg     *zap.Logger
+	cfg      *connConfig
+	lg       *zap.Logger
 
 	ctx    context.Context // done when the connection closes
 	cancel context.CancelFunc
