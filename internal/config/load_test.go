@@ -412,7 +412,8 @@ func TestKeyOrigins(t *testing.T) {
 		"serverMaxConnections"}
 	requestLimits := []string{"longPollingMaxSuspendMillis", "longPollingMaxHeld", "longPollingMaxHeldPerConnection",
 		"maxNewGroupsPerRequest", "maxNewGroupsPerConnection", "maxNewTopicsPerConnection"}
-	require.ElementsMatch(t, append(append(append([]string{"aclConfigPath", "haAllowlist"}, limits...), tls...), requestLimits...),
+	scale := []string{"maxMappedConsumeQueueFiles", "consumeQueueSyncFSMin"}
+	require.ElementsMatch(t, append(append(append(append([]string{"aclConfigPath", "haAllowlist"}, limits...), tls...), requestLimits...), scale...),
 		notJava(bn, bo))
 	require.ElementsMatch(t, append(append([]string{"brokerChannelExpiredTime", "metricsExporterType", "metricsPromExporterHost",
 		"metricsPromExporterPort", "metricsLabel", "registerBrokerMaxTopics", "registerBrokerMaxBodyBytes",
