@@ -68,6 +68,9 @@ type inflight struct {
 	oneway        bool
 	serializeType protocol.SerializeType
 	start         time.Time
+	// frame is the request's frame when its handler returned without an answer: recycled once
+	// the answer WriteResponseLast gives has been written (WriteResponse leaves it alone).
+	frame *frameBuf
 }
 
 func newConn(id uint64, nc net.Conn, cfg *connConfig) *Conn {
@@ -334,6 +337,21 @@ func (c *Conn) beginRequest(req *protocol.Command, start time.Time) {
 	c.mu.inflight[req.Opaque] = requestInfo(req, start)
 }
 
+// holdFrame keeps fb, the frame of a request whose handler returned without answering, for
+// the answer WriteResponse will give. If that answer came already, fb is left to the collector:
+// the answer, still queued, may refer to it.
+func (c *Conn) holdFrame(opaque int32, fb *frameBuf) {
+	if fb == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if req, ok := c.mu.inflight[opaque]; ok {
+		req.frame = fb
+		c.mu.inflight[opaque] = req
+	}
+}
+
 // endRequest forgets a request; false if it was answered already (or the
 // connection closed).
 func (c *Conn) endRequest(opaque int32) (inflight, bool) {
@@ -362,6 +380,22 @@ func (c *Conn) WriteResponse(resp *protocol.Command) error {
 		return ErrAnswered
 	}
 	c.answer(req, resp.Opaque, resp, nil)
+	return nil
+}
+
+// WriteResponseLast is WriteResponse from a handler that is done with its request: the
+// request's frame is recycled once resp has been written, so neither the request nor its body
+// may be used after the call (resp itself must not refer to them).
+func (c *Conn) WriteResponseLast(resp *protocol.Command) error {
+	req, ok := c.endRequest(resp.Opaque)
+	if !ok {
+		release(resp)
+		if c.Closed() {
+			return ErrConnClosed
+		}
+		return ErrAnswered
+	}
+	c.answer(req, resp.Opaque, resp, req.frame)
 	return nil
 }
 

@@ -124,15 +124,17 @@ func (d *dispatcher) dispatch(c *Conn, req *protocol.Command, fb *frameBuf) {
 }
 
 // serve runs the handler and queues its response. The request's frame fb
-// is recycled after the response has been written; never when the handler
-// kept the request (nil response), panicked, or someone else answered.
+// is recycled after the response has been written; when the handler kept
+// the request (nil response), only after an answer WriteResponseLast gives;
+// never when it panicked or someone else answered first.
 func (d *dispatcher) serve(c *Conn, h Handler, req *protocol.Command, fb *frameBuf) {
 	resp, panicked := d.call(c, h, req)
 	<-d.sem
 	c.serving.Add(-1)
 	c.flowChanged()
 	if resp == nil {
-		return // answered later through WriteResponse
+		c.holdFrame(req.Opaque, fb) // answered later through WriteResponse
+		return
 	}
 	if panicked {
 		fb = nil

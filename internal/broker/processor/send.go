@@ -55,8 +55,10 @@ func (r *sendReply) Sent(res send.Result, err error) {
 	if err == nil {
 		resp = r.p.sendResponse(r.req, &res)
 	}
-	_ = r.c.WriteResponse(respond(r.req, resp, err))
+	c := r.c
+	resp = respond(r.req, resp, err)
 	r.release()
+	_ = c.WriteResponseLast(resp) // the request's frame is recycled once the answer is written
 }
 
 func (r *sendReply) release() {
