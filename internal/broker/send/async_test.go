@@ -45,7 +45,9 @@ type replies struct {
 	errs []error
 }
 
-func (r *replies) Sent(res Result, err error) { r.got, r.errs = append(r.got, res), append(r.errs, err) }
+func (r *replies) Sent(res Result, err error) {
+	r.got, r.errs = append(r.got, res), append(r.errs, err)
+}
 
 func asyncEnv() (*env, *fakeAsyncStore) {
 	e := newEnv()
