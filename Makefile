@@ -3,14 +3,20 @@ GO       ?= go
 BIN      := bin
 PKGS     := ./...
 FUZZTIME ?= 20s
+# What --version prints: `git describe` (a tag, or the commit when there is none; -dirty for
+# uncommitted changes) and the full commit. A plain `go build` prints what the Go build info says.
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo unknown)
+COMMIT   ?= $(shell git rev-parse HEAD 2>/dev/null)
+LDFLAGS  := -X github.com/rocketgo/rocketgo/internal/version.version=$(VERSION) \
+            -X github.com/rocketgo/rocketgo/internal/version.commit=$(COMMIT)
 
-.PHONY: usage build run test test-unit test-e2e test-java test-interop test-crash test-alions lint fmt vet fuzz bench bench-scale clean
+.PHONY: usage build run test test-unit test-e2e test-java test-interop test-crash test-alions lint fmt vet fuzz bench bench-scale bench-scale-connections bench-compare clean
 
 usage:
-	@echo "make build | run | test | test-unit | test-e2e | test-java | test-interop | test-crash | test-alions | lint | fuzz | bench | bench-scale | clean"
+	@echo "make build | run | test | test-unit | test-e2e | test-java | test-interop | test-crash | test-alions | lint | fuzz | bench | bench-scale | bench-scale-connections | bench-compare | clean"
 
 build:
-	$(GO) build -o $(BIN)/ ./cmd/...
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/ ./cmd/...
 
 ## run: nameserver on 9876 and broker on 10911 from configs/, data under ./data; Ctrl-C stops both.
 run: build
@@ -69,6 +75,16 @@ bench: build
 ## bench-scale: one broker with TOPICS (10000) topics x QUEUES (8) queues: disk, memory, fds, stop and restart times.
 bench-scale:
 	./scripts/scale.sh
+
+## bench-scale-connections: one broker with CONNECTIONS (10000) heartbeating client connections: a probe's
+## send and pull latency meanwhile, memory per connection.
+bench-scale-connections:
+	CONNECTIONS=$${CONNECTIONS:-10000} ./scripts/scale.sh
+
+## bench-compare: our broker, a no-op stub broker and NATS JetStream (built from the Go module proxy)
+## under the same pipelined load, one after another; rewrites the table in docs/benchmarks.md.
+bench-compare:
+	./scripts/bench-compare.sh
 
 clean:
 	rm -rf $(BIN) data

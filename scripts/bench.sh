@@ -16,6 +16,7 @@ D=$(mktemp -d /tmp/rocketgo-bench.XXXXXX)
 cat > "$D/namesrv.conf" <<C
 listenPort=$NSPORT
 kvConfigPath=$D/kvConfig.json
+metricsExporterType=DISABLE
 C
 cat > "$D/broker.conf" <<C
 brokerClusterName=BenchCluster

@@ -6,10 +6,14 @@ import (
 	"os"
 
 	"github.com/rocketgo/rocketgo/internal/cli/mqadmin"
+	"github.com/rocketgo/rocketgo/internal/version"
 )
 
 func main() {
-	if err := mqadmin.NewCommand().Execute(); err != nil {
+	cmd := mqadmin.NewCommand()
+	cmd.Version = version.Line("mqadmin")
+	cmd.SetVersionTemplate("{{.Version}}\n")
+	if err := cmd.Execute(); err != nil {
 		os.Exit(1)
 	}
 }

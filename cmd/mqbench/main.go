@@ -8,12 +8,16 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/rocketgo/rocketgo/internal/version"
 	"github.com/rocketgo/rocketgo/tools/mqbench"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := mqbench.NewCommand().ExecuteContext(ctx)
+	cmd := mqbench.NewCommand()
+	cmd.Version = version.Line("mqbench")
+	cmd.SetVersionTemplate("{{.Version}}\n")
+	err := cmd.ExecuteContext(ctx)
 	stop()
 	if err != nil {
 		os.Exit(1)

@@ -5,10 +5,14 @@ import (
 	"os"
 
 	"github.com/rocketgo/rocketgo/internal/cli/mqbroker"
+	"github.com/rocketgo/rocketgo/internal/version"
 )
 
 func main() {
-	if err := mqbroker.NewCommand().Execute(); err != nil {
+	cmd := mqbroker.NewCommand()
+	cmd.Version = version.Line("mqbroker")
+	cmd.SetVersionTemplate("{{.Version}}\n")
+	if err := cmd.Execute(); err != nil {
 		os.Exit(1)
 	}
 }

@@ -5,10 +5,14 @@ import (
 	"os"
 
 	"github.com/rocketgo/rocketgo/internal/cli/mqnamesrv"
+	"github.com/rocketgo/rocketgo/internal/version"
 )
 
 func main() {
-	if err := mqnamesrv.NewCommand().Execute(); err != nil {
+	cmd := mqnamesrv.NewCommand()
+	cmd.Version = version.Line("mqnamesrv")
+	cmd.SetVersionTemplate("{{.Version}}\n")
+	if err := cmd.Execute(); err != nil {
 		os.Exit(1)
 	}
 }

@@ -64,6 +64,7 @@ var rules = map[protocol.RequestCode]rule{
 	protocol.SendMessageV2:    {needs: []need{topicNeed(fieldV2, Pub)}},
 	protocol.SendBatchMessage: {needs: []need{topicNeed(fieldV2, Pub)}},
 	protocol.EndTransaction:   {after: afterReadPub},
+	protocol.RecallMessage:    {needs: []need{topicNeed(fieldTopic, Pub)}},
 
 	// Consuming.
 	protocol.PullMessage:          {needs: []need{topicNeed(fieldTopic, Sub), groupNeed(fieldCG, Sub)}},
@@ -114,6 +115,8 @@ var rules = map[protocol.RequestCode]rule{
 	protocol.GetAllConsumerOffset:             adminOnly,
 	protocol.GetAllDelayOffset:                adminOnly,
 	protocol.GetSystemTopicListFromBroker:     adminOnly,
+	protocol.GetTimerCheckPoint:               adminOnly,
+	protocol.GetTimerMetrics:                  adminOnly,
 }
 
 // HasRule reports whether requests with code have a rule; without one they are refused while

@@ -10,6 +10,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/rocketgo/rocketgo/internal/acl"
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 )
@@ -30,6 +31,10 @@ type Options struct {
 	// Serialize is the header encoding of every request: JSON (the zero value), as Java's tools
 	// send, or ROCKETMQ.
 	Serialize protocol.SerializeType
+	// AccessKey and SecretKey, when AccessKey is set, sign every request as Java's
+	// AclClientRPCHook does, for brokers with aclEnable (name servers ignore the fields).
+	AccessKey string
+	SecretKey string
 }
 
 // Client sends admin requests. It is safe for concurrent use.
@@ -37,6 +42,8 @@ type Client struct {
 	namesrv   []string
 	timeout   time.Duration
 	serialize protocol.SerializeType
+	accessKey string
+	secretKey string
 	rc        *remoting.Client
 }
 
@@ -52,6 +59,8 @@ func New(opts Options, lg *zap.Logger) *Client {
 		namesrv:   opts.NamesrvAddrs,
 		timeout:   opts.Timeout,
 		serialize: opts.Serialize,
+		accessKey: opts.AccessKey,
+		secretKey: opts.SecretKey,
 		rc:        remoting.NewClient(remoting.ClientOptions{RequestTimeout: opts.Timeout, DialTimeout: opts.Timeout}, lg),
 	}
 }
@@ -91,17 +100,25 @@ func IsCode(err error, code protocol.ResponseCode) bool {
 // *ServerError.
 func (c *Client) invoke(ctx context.Context, addr string, req *protocol.Command) (*protocol.Command, error) {
 	code := req.RequestCode()
-	req.SerializeType = c.serialize
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
-	resp, err := c.rc.Invoke(ctx, addr, req)
+	resp, err := c.invokeAny(ctx, addr, req)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", addr, code, err)
+		return nil, err
 	}
 	if resp.ResponseCode() != protocol.Success {
 		return nil, &ServerError{Addr: addr, Request: code, Code: resp.ResponseCode(), Remark: resp.Remark}
 	}
 	return resp, nil
+}
+
+// sign adds the account and the request's signature to its ext fields (Java AclClientRPCHook):
+// HmacSHA1 of every ext field's value in key order, then the body, keyed by the secret key.
+func (c *Client) sign(req *protocol.Command) {
+	if c.accessKey == "" {
+		return
+	}
+	req.ExtFields.Set(protocol.ExtAccessKey, c.accessKey)
+	req.ExtFields.Delete(protocol.ExtSignature)
+	req.ExtFields.Set(protocol.ExtSignature, acl.Sign(c.secretKey, req.ExtFields, req.Body))
 }
 
 // invokeNamesrv sends a request built by newReq to the name servers in turn and returns the first

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/rocketgo/rocketgo/pkg/protocol"
@@ -47,6 +47,12 @@ func (c *Client) groupAddrs(ctx context.Context, group string) ([]string, error)
 // store time of the last consumed message; consumeTps is summed. With some brokers failing it
 // returns the others' queues and the joined errors; no queue at all is an error.
 func (c *Client) ExamineConsumeStats(ctx context.Context, group string) (*body.ConsumeStats, error) {
+	return c.ExamineTopicConsumeStats(ctx, group, "")
+}
+
+// ExamineTopicConsumeStats is ExamineConsumeStats of one topic only (RocketMQ 5's
+// examineConsumeStats(group, topic)); "" is every topic.
+func (c *Client) ExamineTopicConsumeStats(ctx context.Context, group, topic string) (*body.ConsumeStats, error) {
 	addrs, err := c.groupAddrs(ctx, group)
 	if err != nil {
 		return nil, err
@@ -54,7 +60,7 @@ func (c *Client) ExamineConsumeStats(ctx context.Context, group string) (*body.C
 	merged := &body.ConsumeStats{OffsetTable: map[body.MessageQueue]body.OffsetWrapper{}}
 	var mu sync.Mutex
 	err = fanOut(addrs, func(addr string) error {
-		cs, err := c.ConsumeStats(ctx, addr, group, "")
+		cs, err := c.ConsumeStats(ctx, addr, group, topic)
 		if err != nil {
 			return err
 		}
@@ -190,8 +196,9 @@ func (c *Client) RunningInfoQueues(ctx context.Context, addr, group, clientID st
 	return mqs, nil
 }
 
-// QueueOwners maps each queue of a group to the IP of the member consuming it, from every online
-// member's running info, as Java's consumerProgress does. Members that cannot be asked (offline,
+// QueueOwners maps each queue of a group to the member consuming it, by the IP its client id
+// starts with (the part before '@'), from every online member's running info, as Java's
+// consumerProgress does. Members that cannot be asked (offline,
 // a client or broker that does not answer GET_CONSUMER_RUNNING_INFO) are left out; their errors
 // are joined.
 func (c *Client) QueueOwners(ctx context.Context, group string) (map[body.MessageQueue]string, error) {
@@ -214,10 +221,7 @@ func (c *Client) QueueOwners(ctx context.Context, group string) (map[body.Messag
 				errs = append(errs, err)
 				continue
 			}
-			ip := conn.ClientAddr
-			if h, _, err := net.SplitHostPort(ip); err == nil {
-				ip = h
-			}
+			ip, _, _ := strings.Cut(conn.ClientID, "@")
 			for _, mq := range mqs {
 				owners[mq] = ip
 			}

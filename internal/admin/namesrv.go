@@ -89,3 +89,71 @@ func (c *Client) PutKVConfig(ctx context.Context, namespace, key, value string) 
 			&protocol.PutKVConfigRequestHeader{Namespace: namespace, Key: key, Value: value}, nil)
 	})
 }
+
+// DeleteKVConfig removes one KV item from every name server (DELETE_KV_CONFIG).
+func (c *Client) DeleteKVConfig(ctx context.Context, namespace, key string) error {
+	return c.invokeAllNamesrv(ctx, func() *protocol.Command {
+		return protocol.NewHeaderRequest(protocol.DeleteKVConfig,
+			&protocol.DeleteKVConfigRequestHeader{Namespace: namespace, Key: key}, nil)
+	})
+}
+
+// WipeWritePerm takes the write permission off a broker group's queues in one name server's
+// routes (WIPE_WRITE_PERM_OF_BROKER) and returns how many topics it touched.
+func (c *Client) WipeWritePerm(ctx context.Context, namesrvAddr, brokerName string) (int, error) {
+	resp, err := c.invoke(ctx, namesrvAddr, protocol.NewHeaderRequest(protocol.WipeWritePermOfBroker,
+		&protocol.WipeWritePermOfBrokerRequestHeader{BrokerName: brokerName}, nil))
+	if err != nil {
+		return 0, err
+	}
+	var h protocol.WipeWritePermOfBrokerResponseHeader
+	if err := h.Decode(resp.ExtFields); err != nil {
+		return 0, fmt.Errorf("admin: %s: %w in the answer", namesrvAddr, err)
+	}
+	return int(h.WipeTopicCount), nil
+}
+
+// AddWritePerm makes a broker group's queues readable and writable again in one name server's
+// routes (ADD_WRITE_PERM_OF_BROKER) and returns how many topics it touched.
+func (c *Client) AddWritePerm(ctx context.Context, namesrvAddr, brokerName string) (int, error) {
+	resp, err := c.invoke(ctx, namesrvAddr, protocol.NewHeaderRequest(protocol.AddWritePermOfBroker,
+		&protocol.AddWritePermOfBrokerRequestHeader{BrokerName: brokerName}, nil))
+	if err != nil {
+		return 0, err
+	}
+	var h protocol.AddWritePermOfBrokerResponseHeader
+	if err := h.Decode(resp.ExtFields); err != nil {
+		return 0, fmt.Errorf("admin: %s: %w in the answer", namesrvAddr, err)
+	}
+	return int(h.AddTopicCount), nil
+}
+
+// NamesrvConfig returns one name server's configuration, key by key in its order
+// (GET_NAMESRV_CONFIG).
+func (c *Client) NamesrvConfig(ctx context.Context, namesrvAddr string) ([]body.Property, error) {
+	resp, err := c.invoke(ctx, namesrvAddr, protocol.NewRequest(protocol.GetNamesrvConfig, nil, nil))
+	if err != nil {
+		return nil, err
+	}
+	props, err := body.ParseProperties(resp.Body)
+	if err != nil {
+		return nil, fmt.Errorf("admin: %s: the configuration is not Java-properties text: %w", namesrvAddr, err)
+	}
+	return props, nil
+}
+
+// UpdateNamesrvConfig applies key=value pairs to every name server given, or to all of the
+// client's when addrs is empty (UPDATE_NAMESRV_CONFIG).
+func (c *Client) UpdateNamesrvConfig(ctx context.Context, props []body.Property, addrs []string) error {
+	if len(addrs) == 0 {
+		addrs = c.namesrv
+	}
+	if len(addrs) == 0 {
+		return ErrNoNamesrv
+	}
+	text := []byte(body.EncodeProperties(props))
+	return fanOut(addrs, func(addr string) error {
+		_, err := c.invoke(ctx, addr, protocol.NewRequest(protocol.UpdateNamesrvConfig, nil, text))
+		return err
+	})
+}

@@ -36,3 +36,30 @@ func (c *Client) ConsumerOffset(ctx context.Context, addr, group string, mq body
 	}
 	return answer.Offset, true, nil
 }
+
+// CloneGroupOffset commits, for group dest, the offsets group src has committed on the topic's
+// queues (Java cloneGroupOffset's tool: src's consume stats, then UPDATE_CONSUMER_OFFSET on the
+// broker of each queue). Queues src has no offset of are left alone.
+func (c *Client) CloneGroupOffset(ctx context.Context, src, dest, topic string) error {
+	cs, err := c.ExamineConsumeStats(ctx, src)
+	if err != nil {
+		return err
+	}
+	route, err := c.TopicRoute(ctx, topic)
+	if err != nil {
+		return err
+	}
+	for mq, w := range cs.OffsetTable {
+		if mq.Topic != topic || w.ConsumerOffset < 0 {
+			continue
+		}
+		addr, err := ReadAddr(route, mq.BrokerName)
+		if err != nil {
+			return err
+		}
+		if err := c.UpdateConsumerOffset(ctx, addr, dest, mq, w.ConsumerOffset); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -174,15 +174,7 @@ func (c *Client) TopicGroups(ctx context.Context, info *body.ClusterInfo, topic 
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, bd := range route.BrokerDatas {
-		cl := bd.Cluster
-		if cl == "" {
-			cl = ClusterOf(info, bd.BrokerName)
-		}
-		if cl != "" && !slices.Contains(clusters, cl) {
-			clusters = append(clusters, cl)
-		}
-	}
+	clusters = routeClusters(info, route)
 	var (
 		mu   sync.Mutex
 		seen = map[string]bool{}
@@ -202,9 +194,24 @@ func (c *Client) TopicGroups(ctx context.Context, info *body.ClusterInfo, topic 
 		}
 		return nil
 	})
-	sort.Strings(clusters)
 	sort.Strings(groups)
 	return clusters, groups, err
+}
+
+// routeClusters returns the clusters of a route's broker groups, sorted.
+func routeClusters(info *body.ClusterInfo, route *body.TopicRouteData) []string {
+	var clusters []string
+	for _, bd := range route.BrokerDatas {
+		cl := bd.Cluster
+		if cl == "" {
+			cl = ClusterOf(info, bd.BrokerName)
+		}
+		if cl != "" && !slices.Contains(clusters, cl) {
+			clusters = append(clusters, cl)
+		}
+	}
+	sort.Strings(clusters)
+	return clusters
 }
 
 // errNoBroker says a route names no broker to ask.

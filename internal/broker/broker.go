@@ -21,8 +21,10 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker/relay"
 	"github.com/rocketgo/rocketgo/internal/broker/schedule"
 	"github.com/rocketgo/rocketgo/internal/broker/subscription"
+	"github.com/rocketgo/rocketgo/internal/broker/timing"
 	"github.com/rocketgo/rocketgo/internal/broker/topic"
 	"github.com/rocketgo/rocketgo/internal/broker/transaction"
+	"github.com/rocketgo/rocketgo/internal/lifecycle"
 	"github.com/rocketgo/rocketgo/internal/metrics"
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/internal/store"
@@ -35,28 +37,30 @@ type Broker struct {
 	opts Options
 	lg   *zap.Logger
 
-	store     *store.Store
-	topics    *topic.Manager
-	groups    *subscription.Manager
-	offsets   *offset.Manager
-	consumers *client.ConsumerManager
-	producers *client.ProducerManager
-	holds     *longpoll.Service
-	quota     *quota.Quota // what each connection may still create
-	schedule  *schedule.Service
-	tx        *transaction.Service
-	metrics   *metrics.Broker
-	members   *membership.Service
-	relay     *relay.Service
-	proc      *processor.Processor
-	server    *remoting.Server
-	acl       *acl.Service // nil unless Options.ACL
-	nsClient  *remoting.Client
-	registrar *nsreg.Registrar
-	repl      replication // master/slave replication (replication.go)
+	store        *store.Store
+	topics       *topic.Manager
+	groups       *subscription.Manager
+	offsets      *offset.Manager
+	consumers    *client.ConsumerManager
+	producers    *client.ProducerManager
+	holds        *longpoll.Service
+	quota        *quota.Quota // what each connection may still create
+	schedule     *schedule.Service
+	tx           *transaction.Service
+	timers       *timing.Service
+	metrics      *metrics.Broker
+	timerMetrics *metrics.Timer
+	members      *membership.Service
+	relay        *relay.Service
+	proc         *processor.Processor
+	server       *remoting.Server
+	acl          *acl.Service // nil unless Options.ACL
+	nsClient     *remoting.Client
+	registrar    *nsreg.Registrar
+	repl         replication // master/slave replication (replication.go)
+	ready        readiness   // what Ready reports (ready.go)
 
-	stopc     chan struct{}
-	wg        sync.WaitGroup
+	loops     lifecycle.Group // housekeeping
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -67,7 +71,7 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 		lg = zap.NewNop()
 	}
 	opts.setDefaults()
-	b := &Broker{opts: opts, lg: lg, stopc: make(chan struct{}),
+	b := &Broker{opts: opts, lg: lg,
 		quota: quota.New(quota.Limits{Groups: opts.Limits.MaxNewGroupsPerConnection, Topics: opts.Limits.MaxNewTopicsPerConnection})}
 	if opts.ACL != nil {
 		a, err := acl.New(*opts.ACL, lg.Named("acl"))
@@ -93,13 +97,21 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 	if err := b.openStore(); err != nil {
 		return nil, err
 	}
+	if err := b.buildMetrics(); err != nil {
+		b.store.Close()
+		return nil, err
+	}
 	sched, err := schedule.New(schedule.Options{StorePathRootDir: opts.Store.RootDir, Levels: b.opts.Store.DelayLevels,
-		FlushInterval: opts.FlushDelayOffsetInterval}, b.store, lg.Named("schedule"))
+		FlushInterval: opts.FlushDelayOffsetInterval, Metrics: b.metrics}, b.store, lg.Named("schedule"))
 	if err != nil {
 		b.store.Close()
 		return nil, fmt.Errorf("broker: %w", err)
 	}
 	b.schedule = sched
+	if err := b.openTimers(); err != nil {
+		b.store.Close()
+		return nil, err
+	}
 	b.tx = transaction.New(transaction.Options{
 		BrokerName:               opts.BrokerName,
 		StoreHost:                b.opts.Store.StoreHost,
@@ -109,11 +121,9 @@ func New(opts Options, lg *zap.Logger) (*Broker, error) {
 		RejectTransactionMessage: opts.RejectTransactionMessage,
 		FileReservedTime:         b.opts.Store.FileReservedTime,
 		MaxDelayLevel:            len(b.opts.Store.DelayLevels),
+		Timers:                   b.timers,
+		Metrics:                  b.metrics,
 	}, b.store, b.offsets, b.producers, b.topics, lg.Named("transaction"))
-	if err := b.buildMetrics(); err != nil {
-		b.store.Close()
-		return nil, err
-	}
 	b.buildReplication()
 	b.buildServer()
 	return b, nil
@@ -162,6 +172,7 @@ func (b *Broker) openStore() error {
 	}
 	so.OnDispatch = func(d store.DispatchInfo) {
 		b.holds.Notify(d.Topic, d.QueueID, d.QueueOffset, d.TagsCode, d.Properties)
+		b.wakeTimers(d.Topic)
 	}
 	// Expired files moved some queues' minimum up: offsets below it move up too, never to 0
 	// (apache/rocketmq#4215).
@@ -170,7 +181,7 @@ func (b *Broker) openStore() error {
 			b.lg.Info("consumer offsets below a queue's new minimum moved up to it", zap.Int("offsets", n))
 		}
 	}
-	st, err := store.Open(so, b.lg.Named("store"), b.opts.Metrics)
+	st, err := store.Open(so, b.lg.Named("store"), b.storeMetrics())
 	if err != nil {
 		return fmt.Errorf("broker: open store: %w", err)
 	}
@@ -180,28 +191,6 @@ func (b *Broker) openStore() error {
 	if n := b.offsets.Clamp(st.QueueBounds); n > 0 {
 		b.lg.Warn("consumer offsets clamped to the recovered queues", zap.Int("offsets", n))
 	}
-	return nil
-}
-
-func (b *Broker) buildMetrics() error {
-	if b.opts.Metrics == nil {
-		return nil
-	}
-	m, err := metrics.NewBroker(b.opts.Metrics, metrics.BrokerOptions{
-		Labels: metrics.Labels{Cluster: b.opts.ClusterName, NodeID: b.opts.BrokerName, Extra: b.opts.MetricsExtra},
-		RPC:    metrics.RPCOptions{RequestCodeName: RequestCodeName, ResponseCodeName: ResponseCodeName},
-	})
-	if err != nil {
-		return fmt.Errorf("broker: metrics: %w", err)
-	}
-	m.SetGauges(metrics.BrokerGauges{
-		BrokerPermission:    func() int { return b.opts.BrokerPermission },
-		TopicNumber:         func() int { return len(b.topics.Topics()) },
-		ConsumerGroupNumber: func() int { return len(b.groups.Groups()) },
-		FlushBehindBytes:    func() int64 { return b.store.CommitLogMaxOffset() - b.store.CommitLogFlushedOffset() },
-		DispatchBehindBytes: b.store.DispatchBehindBytes,
-	})
-	b.metrics = m
 	return nil
 }
 
@@ -227,7 +216,7 @@ func (b *Broker) buildServer() {
 		Intercept:             b.aclCheck(),
 		TLS:                   b.opts.TLS,
 	}, b.lg.Named("remoting"))
-	b.proc.Register(b.server)
+	b.proc.Register(watermarked{b.server, b.metrics})
 }
 
 // connClosed ends what a closed connection had: its memberships, its held pulls, the count of
@@ -246,6 +235,7 @@ func (b *Broker) Start() error {
 		b.schedule.Start()
 		b.tx.Start()
 	}
+	b.timers.Start()
 	if err := b.server.Start(); err != nil {
 		return fmt.Errorf("broker: listen on %s: %w", b.opts.ListenAddr, err)
 	}
@@ -255,8 +245,7 @@ func (b *Broker) Start() error {
 	if err := b.startReplication(); err != nil {
 		return err
 	}
-	b.wg.Add(1)
-	go b.housekeeping()
+	b.loops.Go(b.housekeeping)
 	if len(b.opts.NamesrvAddrs) > 0 {
 		b.nsClient = remoting.NewClient(remoting.ClientOptions{}, b.lg.Named("nsclient"))
 		b.registrar = nsreg.New(nsreg.Options{
@@ -271,9 +260,10 @@ func (b *Broker) Start() error {
 			Compressed:   b.opts.CompressedRegister,
 		}, b.nsClient, func() body.TopicConfigSerializeWrapper {
 			return b.topics.RegistrationWrapper(b.opts.BrokerPermission)
-		}, b.onRegistered, b.lg.Named("nsreg"))
+		}, b.registeredWith, b.lg.Named("nsreg"))
 		b.registrar.Start()
 	}
+	b.ready.started.Store(true)
 	b.lg.Info("broker started", zap.String("name", b.opts.BrokerName), zap.String("addr", b.Addr().String()),
 		zap.Strings("namesrv", b.opts.NamesrvAddrs))
 	return nil
@@ -281,13 +271,12 @@ func (b *Broker) Start() error {
 
 // housekeeping drops clients silent for longer than channelExpiredTimeout (Java
 // ClientHousekeepingService) and closes their connections.
-func (b *Broker) housekeeping() {
-	defer b.wg.Done()
+func (b *Broker) housekeeping(stop <-chan struct{}) {
 	t := time.NewTicker(10 * time.Second)
 	defer t.Stop()
 	for {
 		select {
-		case <-b.stopc:
+		case <-stop:
 			return
 		case <-t.C:
 			expired := append(b.consumers.ScanExpired(b.opts.ChannelExpiredTimeout), b.producers.ScanExpired(b.opts.ChannelExpiredTimeout)...)
@@ -310,12 +299,15 @@ func (b *Broker) Store() *store.Store { return b.store }
 // Close shuts the broker down, in this order:
 //  1. unregister from the nameservers, so clients stop routing here;
 //  2. answer held pulls and stop accepting requests;
-//  3. stop housekeeping and delayed delivery, and replication (HA service or client, metadata sync);
+//  3. stop housekeeping, delayed and timer delivery, and replication (HA service or client,
+//     metadata sync);
 //  4. persist consumer and delay offsets;
 //  5. close the store: flush the CommitLog, ConsumeQueues and index, write the checkpoint,
-//     remove the abort file, unmap.
+//     remove the abort file, unmap;
+//  6. close the timer files with a last checkpoint (the CommitLog is flushed now).
 func (b *Broker) Close() error {
 	b.closeOnce.Do(func() {
+		b.ready.closing.Store(true)
 		if b.registrar != nil {
 			b.registrar.Close()
 		}
@@ -325,9 +317,10 @@ func (b *Broker) Close() error {
 		if b.acl != nil {
 			b.acl.Close()
 		}
-		close(b.stopc)
-		b.wg.Wait()
-		err = errors.Join(err, b.closeReplication(), b.schedule.Close(), b.tx.Close(), b.offsets.Close(), b.store.Close())
+		b.loops.Stop()
+		b.timers.Stop()
+		err = errors.Join(err, b.closeReplication(), b.schedule.Close(), b.tx.Close(), b.offsets.Close(), b.store.Close(),
+			b.timers.Close())
 		if b.nsClient != nil {
 			err = errors.Join(err, b.nsClient.Close())
 		}

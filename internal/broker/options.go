@@ -60,6 +60,8 @@ type Options struct {
 
 	// HA is master/slave replication (brokerRole, haListenPort, ...; replication.go).
 	HA HAOptions
+	// Timer is timer messages (timerWheelEnable, ...; timer.go).
+	Timer TimerOptions
 
 	// MaxConcurrentRequests bounds requests in flight; beyond it SYSTEM_BUSY.
 	MaxConcurrentRequests int

@@ -94,7 +94,8 @@ func (b *Broker) buildReplication() {
 		Interval:        o.MetadataSyncInterval,
 		InitialDelay:    min(3*time.Second, o.MetadataSyncInterval),
 		DelayOffsetPath: schedule.ConfigPath(b.opts.Store.RootDir),
-	}, b.repl.remote, slave.Deps{Topics: b.topics, Groups: b.groups, Offsets: b.offsets, Delay: b.schedule}, b.lg.Named("slavesync"))
+	}, b.repl.remote, slave.Deps{Topics: b.topics, Groups: b.groups, Offsets: b.offsets, Delay: b.schedule,
+		Timers: b.timers}, b.lg.Named("slavesync"))
 }
 
 // maxRecordSize bounds a replicated record: the largest body the broker accepts plus room for the

@@ -42,13 +42,14 @@ func (b *Broker) services() processor.Services {
 		Members:      b.members,
 		Query:        queries,
 		EndTx:        endtx.New(endtx.Options{BrokerName: b.opts.BrokerName, Slave: b.opts.IsSlave()}, b.tx),
-		Topics:       topicadmin.New(topicadmin.Options{ClusterName: b.opts.ClusterName}, b.topics, b.offsets, b.store),
-		Groups:       groupadmin.New(groupadmin.Options{Slave: b.opts.IsSlave()}, b.groups, b.offsets, b.lg.Named("groupadmin")),
+		Topics:       timedTopics{topicadmin.New(topicadmin.Options{ClusterName: b.opts.ClusterName}, b.topics, b.offsets, b.store), b.metrics},
+		Groups:       timedGroups{groupadmin.New(groupadmin.Options{Slave: b.opts.IsSlave()}, b.groups, b.offsets, b.lg.Named("groupadmin")), b.metrics},
 		Stats:        b.statsService(boot),
 		Config:       configview.New(configview.Options{Text: b.opts.ConfigText, Keys: b.configKeys(), BootTime: boot}, b.lg.Named("config")),
 		Relay:        b.relay,
 		Locks:        rebalance.NewLockManager(0, nil),
 		DelayOffsets: b.schedule,
+		Timers:       b.timers,
 	}
 }
 
@@ -59,7 +60,8 @@ func (b *Broker) sendService() *send.Service {
 		MaxMessageSize:   b.opts.Store.MaxMessageSize,
 		StoreHost:        b.opts.Store.StoreHost,
 		MaxDelayLevel:    len(b.opts.Store.DelayLevels),
-	}, send.Deps{Store: b.store, Topics: b.topics, Groups: b.groups, Transactions: b.tx, Metrics: b.metrics})
+	}, send.Deps{Store: b.store, Topics: b.topics, Groups: b.groups, Transactions: b.tx, Timers: b.timers,
+		Metrics: b.metrics})
 }
 
 func (b *Broker) sendBackService() *sendback.Service {
@@ -67,6 +69,7 @@ func (b *Broker) sendBackService() *sendback.Service {
 		BrokerName:       b.opts.BrokerName,
 		BrokerPermission: b.opts.BrokerPermission,
 		MaxDelayLevel:    len(b.opts.Store.DelayLevels),
+		Metrics:          b.metrics,
 	}, b.store, b.topics, b.groups)
 }
 

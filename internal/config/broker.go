@@ -124,9 +124,11 @@ type Broker struct {
 	WaitTimeMillsInTransactionQueue Millis
 	OsPageCacheBusyTimeOutMills     Millis
 
+	TimerKeys
 	LimitKeys
 	MetricsKeys
 	RequestLimitKeys
+	LogKeys
 }
 
 // Broker-side defaults that are not plain literals.

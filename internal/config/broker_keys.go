@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/rocketgo/rocketgo/internal/logging"
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/internal/store"
 )
@@ -17,16 +18,17 @@ type brokerKey = key[Broker, BrokerOptions]
 // accepts and ignores. The order is the order of docs/configuration.md.
 func brokerKeys() []brokerKey {
 	return concat(identityKeys(), storeKeys(), flushKeys(), cleanupKeys(), haKeys(), pullKeys(),
-		topicKeys(), registrationKeys(), flowControlKeys(),
+		topicKeys(), timerKeys(), registrationKeys(), flowControlKeys(),
 		limitKeys(func(c *Broker) *LimitKeys { return &c.LimitKeys },
 			func(o *BrokerOptions) *remoting.Limits { return &o.Broker.Remoting }),
 		brokerGuardKeys(), requestLimitKeys(),
-		metricsKeys(fromJava, func(c *Broker) *MetricsKeys { return &c.MetricsKeys },
+		metricsKeys(fromJava, brokerMetricsDefaults, func(c *Broker) *MetricsKeys { return &c.MetricsKeys },
 			func(c *Broker) string { return c.BindAddress },
 			func(o *BrokerOptions) *MetricsListener { return &o.Metrics },
 			func(o *BrokerOptions) *map[string]string { return &o.Broker.MetricsExtra }),
 		aclKeys(),
 		tlsKeys(func(c *Broker) *TLSKeys { return &c.TLSKeys }, func(o *BrokerOptions) *TLSKeys { return &o.TLS }),
+		logKeys(func(c *Broker) *LogKeys { return &c.LogKeys }, func(o *BrokerOptions) *logging.Options { return &o.Log }),
 		ignored[Broker, BrokerOptions](ignoredBrokerKeys()...))
 }
 

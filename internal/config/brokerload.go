@@ -163,6 +163,7 @@ func (b *Broker) Validate() error {
 		bad("messageDelayLevel", b.MessageDelayLevel, err.Error())
 	}
 	errs = append(errs, b.checkLabels()...)
+	errs = append(errs, b.checkLog()...)
 	errs = append(errs, b.TLSKeys.check()...)
 	errs = append(errs, b.checkACL()...)
 	return errors.Join(errs...)
@@ -171,7 +172,8 @@ func (b *Broker) Validate() error {
 // Fields lists every key with its effective value, sorted by key.
 func (b *Broker) Fields() []Field { return fieldsOf(brokerSchema(), b) }
 
-// LogEffective logs the effective configuration as one entry, every key a field, sorted.
+// LogEffective logs the effective configuration as one info entry of key=value lines, the keys
+// that differ from the defaults first.
 func (b *Broker) LogEffective(lg *zap.Logger) {
-	orNop(lg).Info("effective broker configuration", zapFields(b.Fields())...)
+	orNop(lg).Info(effectiveText("effective broker configuration", b.Fields(), DefaultBroker().Fields()))
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/rocketgo/rocketgo/internal/logging"
+
 	"github.com/rocketgo/rocketgo/internal/store"
 )
 
@@ -28,7 +30,8 @@ type brokerCase = keyCase[BrokerOptions]
 
 func brokerCases() map[string]brokerCase {
 	return concatCases(identityCases(), storeCases(), flushCleanupCases(), haPullCases(), topicCases(),
-		registrationFlowCases(), brokerMetricsSecurityCases(), brokerLimitCases(), requestLimitCases())
+		registrationFlowCases(), brokerMetricsSecurityCases(), brokerLimitCases(), requestLimitCases(),
+		logCases(func(o BrokerOptions) logging.Options { return o.Log }), timerCases())
 }
 
 func concatCases[T any](parts ...map[string]keyCase[T]) map[string]keyCase[T] {

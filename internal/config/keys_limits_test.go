@@ -61,11 +61,11 @@ func namesrvLimitCases() map[string]namesrvCase {
 		"kvConfigMaxTotalBytes": {line: "kvConfigMaxTotalBytes=1048576", want: func(t *testing.T, o NamesrvOptions) {
 			require.Equal(t, 1<<20, o.Namesrv.KVMaxTotalBytes)
 		}},
-		"brokerRegistrationAllowlist": {line: "brokerRegistrationAllowlist=10.1.2.3,10.2.0.0/16", want: func(t *testing.T, o NamesrvOptions) {
+		"brokerRegistrationAllowlist": {line: "brokerRegistrationAllowlist=10.1.2.3/32,10.2.0.0/16", want: func(t *testing.T, o NamesrvOptions) {
 			require.Equal(t, []netip.Prefix{netip.MustParsePrefix("10.1.2.3/32"), netip.MustParsePrefix("10.2.0.0/16")},
 				o.Namesrv.RegistrationAllowlist)
 		}},
-		"adminWriteAllowlist": {line: "adminWriteAllowlist=::1", want: func(t *testing.T, o NamesrvOptions) {
+		"adminWriteAllowlist": {line: "adminWriteAllowlist=::1/128", want: func(t *testing.T, o NamesrvOptions) {
 			require.Equal(t, []netip.Prefix{netip.MustParsePrefix("::1/128")}, o.Namesrv.AdminAllowlist)
 		}},
 	} {
@@ -120,7 +120,7 @@ func TestListenersFollowBindAddress(t *testing.T) {
 	no, err := n.Options()
 	require.NoError(t, err)
 	require.Equal(t, "127.0.0.1:9876", no.Namesrv.ListenAddr)
-	require.Equal(t, "10.0.0.1:5557", no.Metrics.Addr, "a host of its own wins")
+	require.Equal(t, "10.0.0.1:5558", no.Metrics.Addr, "a host of its own wins")
 
 	require.Equal(t, "", SpecificHost("0.0.0.0"))
 	require.Equal(t, "10.1.1.1", SpecificHost("10.1.1.1"))

@@ -1,10 +1,13 @@
 package config
 
 import (
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/rocketgo/rocketgo/internal/logging"
 )
 
 type namesrvCase = keyCase[NamesrvOptions]
@@ -46,14 +49,17 @@ func namesrvCases() map[string]namesrvCase {
 		"waitSecondsForService": {line: "waitSecondsForService=10", want: func(t *testing.T, o NamesrvOptions) {
 			require.Equal(t, 10*time.Second, o.Namesrv.WaitForService)
 		}},
+		"configBlackList": {line: "configBlackList=listenPort;enableTopicList", want: func(t *testing.T, o NamesrvOptions) {
+			require.Equal(t, []string{"listenPort", "enableTopicList"}, o.Namesrv.ConfigBlackList)
+		}},
 		"deleteTopicWithBrokerRegistration": {line: "deleteTopicWithBrokerRegistration=true", want: func(t *testing.T, o NamesrvOptions) {
 			require.True(t, o.Namesrv.DeleteTopicWithBrokerRegistration)
 		}},
-		"metricsExporterType": {line: "metricsExporterType=prom", want: func(t *testing.T, o NamesrvOptions) {
-			require.Equal(t, MetricsListener{Enabled: true, Addr: ":5557"}, o.Metrics)
+		"metricsExporterType": {line: "metricsExporterType=disable", want: func(t *testing.T, o NamesrvOptions) {
+			require.Equal(t, MetricsListener{Enabled: false, Addr: ":5558"}, o.Metrics, "on by default; the key turns it off")
 		}},
 		"metricsPromExporterHost": {line: "metricsPromExporterHost=127.0.0.1", want: func(t *testing.T, o NamesrvOptions) {
-			require.Equal(t, "127.0.0.1:5557", o.Metrics.Addr)
+			require.Equal(t, "127.0.0.1:5558", o.Metrics.Addr)
 		}},
 		"metricsPromExporterPort": {line: "metricsPromExporterPort=0", want: func(t *testing.T, o NamesrvOptions) {
 			require.Equal(t, ":0", o.Metrics.Addr)
@@ -85,5 +91,15 @@ func TestEveryNamesrvKeyLands(t *testing.T) {
 		}
 		return n.Options()
 	}
-	runKeyCases(t, namesrvKeys(), concatCases(namesrvCases(), namesrvLimitCases()), load, func(o NamesrvOptions) (NamesrvOptions, string) { return o, "" })
+	// ConfigKeys holds every key, for GET_NAMESRV_CONFIG: it is the effective-configuration text.
+	split := func(o NamesrvOptions) (NamesrvOptions, string) {
+		var text strings.Builder
+		for _, k := range o.Namesrv.ConfigKeys {
+			text.WriteString(k.Name + "=" + k.Value + "\n")
+		}
+		o.Namesrv.ConfigKeys = nil
+		return o, text.String()
+	}
+	runKeyCases(t, namesrvKeys(), concatCases(namesrvCases(), namesrvLimitCases(),
+		logCases(func(o NamesrvOptions) logging.Options { return o.Log })), load, split)
 }

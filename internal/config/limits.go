@@ -149,8 +149,9 @@ func namesrvGuardKeys() []namesrvKey {
 				o.Namesrv.RegistrationAllowlist = c.BrokerRegistrationAllowlist.Prefixes
 			}},
 		namesrvKey{name: "adminWriteAllowlist", origin: ours, defDoc: "(empty = everyone)",
-			doc: "IP addresses and CIDR prefixes PUT_KV_CONFIG, DELETE_KV_CONFIG and DELETE_TOPIC_IN_NAMESRV are " +
-				"taken from; others get NO_PERMISSION.",
+			doc: "IP addresses and CIDR prefixes PUT_KV_CONFIG, DELETE_KV_CONFIG, DELETE_TOPIC_IN_NAMESRV, " +
+				"WIPE_WRITE_PERM_OF_BROKER, ADD_WRITE_PERM_OF_BROKER and UPDATE_NAMESRV_CONFIG are taken from; " +
+				"others get NO_PERMISSION.",
 			field: func(c *Namesrv) any { return &c.AdminWriteAllowlist },
 			to:    func(c *Namesrv, o *NamesrvOptions) { o.Namesrv.AdminAllowlist = c.AdminWriteAllowlist.Prefixes }},
 	)

@@ -243,12 +243,26 @@ func parseBool(s string) (bool, error) {
 	return false, errors.New("want true or false")
 }
 
-func zapFields(fs []Field) []zap.Field {
-	out := make([]zap.Field, len(fs))
-	for i, f := range fs {
-		out[i] = zap.String(f.Key, f.Value)
+// effectiveText renders an effective configuration for the log: a title line, then one indented
+// key=value line per key, those that differ from the defaults (set in the file, on the command
+// line or derived) first.
+func effectiveText(title string, fields, defaults []Field) string {
+	def := make(map[string]string, len(defaults))
+	for _, f := range defaults {
+		def[f.Key] = f.Value
 	}
-	return out
+	var set, unchanged strings.Builder
+	nSet := 0
+	for _, f := range fields {
+		if v, ok := def[f.Key]; ok && v == f.Value {
+			fmt.Fprintf(&unchanged, "\n    %s=%s", f.Key, f.Value)
+			continue
+		}
+		nSet++
+		fmt.Fprintf(&set, "\n    %s=%s", f.Key, f.Value)
+	}
+	return fmt.Sprintf("%s (%d keys; %d set or derived, listed first, then the defaults):\n  set or derived:%s\n  defaults:%s",
+		title, len(fields), nSet, set.String(), unchanged.String())
 }
 
 func orNop(lg *zap.Logger) *zap.Logger {

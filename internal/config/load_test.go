@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -378,11 +379,18 @@ func TestEffectiveConfiguration(t *testing.T) {
 	lg, logs := observed()
 	b.LogEffective(lg)
 	require.Equal(t, 1, logs.Len())
-	ctx := logs.All()[0].ContextMap()
-	require.Equal(t, "broker-a", ctx["brokerName"])
-	require.Equal(t, "SYNC_FLUSH", ctx["flushDiskType"])
-	require.Equal(t, "500", ctx["flushIntervalCommitLog"])
-	require.Len(t, ctx, len(fields))
+	msg := logs.All()[0].Message
+	lines := strings.Split(msg, "\n")
+	require.Contains(t, lines[0], "effective broker configuration")
+	setAt, defaultsAt := slices.Index(lines, "  set or derived:"), slices.Index(lines, "  defaults:")
+	require.True(t, setAt == 1 && defaultsAt > setAt, msg)
+	set, defaults := lines[setAt+1:defaultsAt], lines[defaultsAt+1:]
+	require.Contains(t, set, "    brokerName=broker-a")
+	require.Contains(t, set, "    flushDiskType=SYNC_FLUSH")
+	require.Contains(t, set, "    storePathCommitLog="+b.CommitLogDir(), "derived values count as set")
+	require.Contains(t, defaults, "    flushIntervalCommitLog=500")
+	require.Len(t, append(set, defaults...), len(fields), "every key once")
+	require.Empty(t, logs.All()[0].Context, "one readable block, no fields")
 }
 
 // TestKeyOrigins: a key is RocketMQ's unless its entry says otherwise; the others are this
@@ -412,9 +420,12 @@ func TestKeyOrigins(t *testing.T) {
 		"serverMaxConnections"}
 	requestLimits := []string{"longPollingMaxSuspendMillis", "longPollingMaxHeld", "longPollingMaxHeldPerConnection",
 		"maxNewGroupsPerRequest", "maxNewGroupsPerConnection", "maxNewTopicsPerConnection"}
+	logs := []string{"logLevel", "logLevels", "logFormat", "logFile", "logFileMaxSizeMB", "logFileMaxAgeDays",
+		"logFileMaxBackups", "logFileCompress"}
+	limits = append(limits, logs...)
 	scale := []string{"maxMappedConsumeQueueFiles", "consumeQueueSyncFSMin"}
-	require.ElementsMatch(t, append(append(append(append([]string{"aclConfigPath", "haAllowlist"}, limits...), tls...), requestLimits...), scale...),
-		notJava(bn, bo))
+	brokerOnly := append(append([]string{"aclConfigPath", "haAllowlist"}, requestLimits...), scale...)
+	require.ElementsMatch(t, append(append(brokerOnly, limits...), tls...), notJava(bn, bo))
 	require.ElementsMatch(t, append(append([]string{"brokerChannelExpiredTime", "metricsExporterType", "metricsPromExporterHost",
 		"metricsPromExporterPort", "metricsLabel", "registerBrokerMaxTopics", "registerBrokerMaxBodyBytes",
 		"kvConfigMaxValueBytes", "kvConfigMaxTotalBytes", "brokerRegistrationAllowlist", "adminWriteAllowlist"},
@@ -432,8 +443,8 @@ func TestNamesrv(t *testing.T) {
 	require.Equal(t, 2*time.Minute, n.BrokerChannelExpiredTime.Duration())
 	require.False(t, n.OrderMessageEnable)
 	require.True(t, n.EnableAllTopicList)
-	require.Equal(t, MetricsDisable, n.MetricsExporterType)
-	require.Equal(t, 5557, n.MetricsPromExporterPort)
+	require.Equal(t, MetricsProm, n.MetricsExporterType, "the name server's metrics are on by default")
+	require.Equal(t, 5558, n.MetricsPromExporterPort, "beside the broker's 5557")
 
 	p := writeConf(t, "listenPort = 19876\nkvConfigPath=./data/kv.json\nbrokerChannelExpiredTime=30000\n"+
 		"orderMessageEnable=true\nmetricsExporterType=PROM\nmetricsPromExporterPort=0\nclientRequestThreadPoolNums=4\n")

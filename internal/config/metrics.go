@@ -1,6 +1,10 @@
 package config
 
-import "go.uber.org/zap"
+import (
+	"strconv"
+
+	"go.uber.org/zap"
+)
 
 // MetricsKeys are the RocketMQ 5 metrics keys, which broker.conf and namesrv.conf share.
 type MetricsKeys struct {
@@ -16,17 +20,30 @@ type MetricsListener struct {
 	Addr    string // metricsPromExporterHost:metricsPromExporterPort
 }
 
+// metricsDefaults are a file's defaults of metricsExporterType and metricsPromExporterPort.
+type metricsDefaults struct {
+	exporter MetricsExporterType
+	port     int
+}
+
+// brokerMetricsDefaults are RocketMQ 5's BrokerConfig defaults: off, port 5557.
+var brokerMetricsDefaults = metricsDefaults{MetricsDisable, 5557}
+
+// namesrvMetricsDefaults are the name server's: on, on the port next to the broker's, so a name
+// server and a broker on one host both serve /metrics out of the box.
+var namesrvMetricsDefaults = metricsDefaults{MetricsProm, 5558}
+
 // metricsKeys declares the metrics keys of a file whose config holds them at in; they land in the
 // options' listener and constant labels. origin is fromJava for broker.conf (BrokerConfig has
 // them in RocketMQ 5) and ours for namesrv.conf. bind is the file's bindAddress, which the
 // listener follows unless metricsPromExporterHost is set.
-func metricsKeys[C, T any](o origin, in func(*C) *MetricsKeys, bind func(*C) string, listener func(*T) *MetricsListener,
-	labels func(*T) *map[string]string) []key[C, T] {
+func metricsKeys[C, T any](o origin, d metricsDefaults, in func(*C) *MetricsKeys, bind func(*C) string,
+	listener func(*T) *MetricsListener, labels func(*T) *map[string]string) []key[C, T] {
 	toListener := func(c *C, t *T) {
 		*listener(t) = MetricsListener{Enabled: in(c).MetricsExporterType.Enabled(), Addr: in(c).listenAddr(bind(c))}
 	}
 	return section("Metrics",
-		key[C, T]{name: "metricsExporterType", origin: o, def: string(MetricsDisable),
+		key[C, T]{name: "metricsExporterType", origin: o, def: string(d.exporter),
 			doc: "DISABLE or PROM (also the ordinals 0 and 2). OTLP_GRPC and LOG are accepted but turn metrics " +
 				"off, with a warning.",
 			field: func(c *C) any { return &in(c).MetricsExporterType },
@@ -35,7 +52,7 @@ func metricsKeys[C, T any](o origin, in func(*C) *MetricsKeys, bind func(*C) str
 			doc:   "Host of the `/metrics` listener; empty follows bindAddress (all interfaces when that is 0.0.0.0).",
 			field: func(c *C) any { return &in(c).MetricsPromExporterHost },
 			to:    toListener},
-		key[C, T]{name: "metricsPromExporterPort", origin: o, def: "5557", check: port,
+		key[C, T]{name: "metricsPromExporterPort", origin: o, def: strconv.Itoa(d.port), check: port,
 			doc:   "Port of the `/metrics` listener.",
 			field: func(c *C) any { return &in(c).MetricsPromExporterPort },
 			to:    toListener},

@@ -5,10 +5,12 @@ import (
 	"net"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"go.uber.org/zap"
 
+	"github.com/rocketgo/rocketgo/internal/logging"
 	"github.com/rocketgo/rocketgo/internal/namesrv"
 	"github.com/rocketgo/rocketgo/internal/remoting"
 )
@@ -32,10 +34,12 @@ type Namesrv struct {
 	NeedWaitForService                bool
 	WaitSecondsForService             int
 	DeleteTopicWithBrokerRegistration bool
+	ConfigBlackList                   string
 
 	MetricsKeys
 	TLSKeys
 	LimitKeys
+	LogKeys
 	NamesrvGuardKeys
 }
 
@@ -110,8 +114,15 @@ func namesrvKeys() []namesrvKey {
 			to: func(c *Namesrv, o *NamesrvOptions) {
 				o.Namesrv.DeleteTopicWithBrokerRegistration = c.DeleteTopicWithBrokerRegistration
 			}},
+		namesrvKey{name: "configBlackList", def: namesrv.DefaultConfigBlackList,
+			doc: "Keys UPDATE_NAMESRV_CONFIG (`mqadmin updateNamesrvConfig`) refuses, `;`-separated; " +
+				"`configBlackList`, `configStorePath`, `kvConfigPath` and `rocketmqHome` are refused whatever it says.",
+			field: func(c *Namesrv) any { return &c.ConfigBlackList },
+			to: func(c *Namesrv, o *NamesrvOptions) {
+				o.Namesrv.ConfigBlackList = strings.Split(c.ConfigBlackList, ";")
+			}},
 	),
-		metricsKeys(ours, func(c *Namesrv) *MetricsKeys { return &c.MetricsKeys },
+		metricsKeys(ours, namesrvMetricsDefaults, func(c *Namesrv) *MetricsKeys { return &c.MetricsKeys },
 			func(c *Namesrv) string { return c.BindAddress },
 			func(o *NamesrvOptions) *MetricsListener { return &o.Metrics },
 			func(o *NamesrvOptions) *map[string]string { return &o.Namesrv.MetricLabels }),
@@ -119,6 +130,7 @@ func namesrvKeys() []namesrvKey {
 		limitKeys(func(c *Namesrv) *LimitKeys { return &c.LimitKeys },
 			func(o *NamesrvOptions) *remoting.Limits { return &o.Namesrv.Limits }),
 		namesrvGuardKeys(),
+		logKeys(func(c *Namesrv) *LogKeys { return &c.LogKeys }, func(o *NamesrvOptions) *logging.Options { return &o.Log }),
 		ignored[Namesrv, NamesrvOptions](ignoredNamesrvKeys()...))
 }
 
@@ -160,6 +172,7 @@ func (n *Namesrv) Validate() error {
 	}
 	errs = append(errs, n.checkExporter()...)
 	errs = append(errs, n.checkLabels()...)
+	errs = append(errs, n.checkLog()...)
 	errs = append(errs, n.TLSKeys.check()...)
 	return errors.Join(errs...)
 }
@@ -171,23 +184,28 @@ type NamesrvOptions struct {
 	Namesrv namesrv.Options
 	Metrics MetricsListener
 	TLS     TLSKeys
+	Log     logging.Options // the logging keys; the command's flags win over them
 }
 
 // Options maps every key onto the name server's options: namesrv.DefaultOptions, then each key's
-// to in table order.
+// to in table order, and every key with its value for GET_NAMESRV_CONFIG.
 func (n *Namesrv) Options() (NamesrvOptions, error) {
 	if err := n.Validate(); err != nil {
 		return NamesrvOptions{}, err
 	}
 	o := NamesrvOptions{Namesrv: namesrv.DefaultOptions()}
 	mapOnto(namesrvKeys(), n, &o)
+	for _, f := range n.Fields() {
+		o.Namesrv.ConfigKeys = append(o.Namesrv.ConfigKeys, namesrv.ConfigKey{Name: f.Key, Value: f.Value})
+	}
 	return o, nil
 }
 
 // Fields lists every key with its effective value, sorted by key.
 func (n *Namesrv) Fields() []Field { return fieldsOf(namesrvSchema(), n) }
 
-// LogEffective logs the effective configuration as one entry, every key a field, sorted.
+// LogEffective logs the effective configuration as one info entry of key=value lines, the keys
+// that differ from the defaults first.
 func (n *Namesrv) LogEffective(lg *zap.Logger) {
-	orNop(lg).Info("effective namesrv configuration", zapFields(n.Fields())...)
+	orNop(lg).Info(effectiveText("effective namesrv configuration", n.Fields(), DefaultNamesrv().Fields()))
 }

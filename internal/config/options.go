@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rocketgo/rocketgo/internal/broker"
+	"github.com/rocketgo/rocketgo/internal/logging"
 	"github.com/rocketgo/rocketgo/internal/store"
 )
 
@@ -17,6 +18,7 @@ type BrokerOptions struct {
 	Broker  broker.Options
 	Metrics MetricsListener
 	TLS     TLSKeys
+	Log     logging.Options // the logging keys; the command's flags win over them
 }
 
 // Options maps every key onto the broker's options: store.DefaultOptions for the store (with

@@ -2,7 +2,6 @@ package metrics
 
 import (
 	"fmt"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -39,36 +38,6 @@ func (t MessageType) String() string {
 // messageSizeBuckets are RocketMQ 5's rocketmq_message_size buckets.
 var messageSizeBuckets = []float64{1 << 10, 4 << 10, 512 << 10, 1 << 20, 2 << 20, 4 << 20}
 
-// ProducerConnections counts producer connections of one client language and version.
-type ProducerConnections struct {
-	Language string // e.g. "java", "go"
-	Version  string // e.g. "v4_9_8"
-	Count    int
-}
-
-// ConsumerConnections counts consumer connections of one group, language, version and mode.
-type ConsumerConnections struct {
-	Group       string
-	Language    string
-	Version     string
-	ConsumeMode string // "push", "pull" or "pop"
-	Count       int
-}
-
-// BrokerGauges are read at scrape time. A nil function reads as 0 (or no series, for the
-// connection lists).
-type BrokerGauges struct {
-	BrokerPermission    func() int
-	TopicNumber         func() int
-	ConsumerGroupNumber func() int
-	StorageSize         func() int64 // bytes of the store directory
-	FlushBehindBytes    func() int64 // written but not yet flushed CommitLog bytes
-	DispatchBehindBytes func() int64 // CommitLog bytes not yet dispatched to ConsumeQueue/index
-	MessageReserveTime  func() int64 // ms between now and the oldest stored message
-	ProducerConnections func() []ProducerConnections
-	ConsumerConnections func() []ConsumerConnections
-}
-
 // BrokerOptions configure NewBroker. Labels.NodeType is set to "broker".
 type BrokerOptions struct {
 	Labels Labels
@@ -82,11 +51,17 @@ type Broker struct {
 
 	msgsIn, bytesIn, msgsOut, bytesOut *prometheus.CounterVec
 	msgSize                            *prometheus.HistogramVec
+	dlq                                *prometheus.CounterVec
 	system                             map[string]bool // topics RocketMQ counts as system topics
 	gauges                             atomic.Pointer[BrokerGauges]
 
-	in  cowMap[inKey, *inSeries]
-	out cowMap[string, *cowMap[string, *outSeries]] // topic → consumer group → series
+	in    cowMap[inKey, *inSeries]
+	out   cowMap[string, *cowMap[string, *outSeries]] // topic → consumer group → series
+	pulls pullOffsets
+	lag   *lag
+	tx    *transactions
+	admin *adminTimes
+	marks *watermarks
 }
 
 type inKey struct {
@@ -113,46 +88,25 @@ func NewBroker(reg prometheus.Registerer, opts BrokerOptions) (*Broker, error) {
 		rpc:      newRPC(labels, opts.RPC),
 		msgsIn:   counter("rocketmq_messages_in_total", "Messages stored by producers' sends (retry and DLQ topics excluded).", "topic", "message_type", "is_system"),
 		bytesIn:  counter("rocketmq_throughput_in_total", "Bytes stored by producers' sends (retry and DLQ topics excluded).", "topic", "message_type", "is_system"),
-		msgsOut:  counter("rocketmq_messages_out_total", "Messages delivered to consumers.", "topic", "consumer_group", "is_system"),
-		bytesOut: counter("rocketmq_throughput_out_total", "Bytes delivered to consumers.", "topic", "consumer_group", "is_system"),
+		msgsOut:  counter("rocketmq_messages_out_total", "Messages delivered to consumers (retry and DLQ topics excluded).", "topic", "consumer_group", "is_system"),
+		bytesOut: counter("rocketmq_throughput_out_total", "Bytes delivered to consumers (retry and DLQ topics excluded).", "topic", "consumer_group", "is_system"),
 		msgSize: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "rocketmq_message_size", Help: "Size of stored messages in bytes.",
 			Buckets: messageSizeBuckets, ConstLabels: cl,
 		}, []string{"topic", "message_type", "is_system"}),
+		dlq: counter("rocketmq_send_to_dlq_messages_total", "Messages moved to a dead-letter topic after their last retry.",
+			"consumer_group", "topic", "is_system"),
 		system: systemTopics(labels),
+		tx:     newTransactions(cl),
+		admin:  newAdminTimes(cl),
+		marks:  newWatermarks(cl),
 	}
+	b.lag = newLag(cl, b)
 	b.gauges.Store(&opts.Gauges)
-
-	gauge := func(name, help string, extra prometheus.Labels, read func(*BrokerGauges) float64) prometheus.Collector {
-		l := prometheus.Labels{}
-		for k, v := range cl {
-			l[k] = v
-		}
-		for k, v := range extra {
-			l[k] = v
-		}
-		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help, ConstLabels: l},
-			func() float64 { return read(b.gauges.Load()) })
-	}
-	storage := prometheus.Labels{"storage_type": "local", "storage_medium": "disk"}
-	cs := []prometheus.Collector{
-		b.rpc.hist, b.msgsIn, b.bytesIn, b.msgsOut, b.bytesOut, b.msgSize,
-		gauge("rocketmq_broker_permission", "Broker permission (read 4, write 2).", nil,
-			func(g *BrokerGauges) float64 { return readInt(g.BrokerPermission) }),
-		gauge("rocketmq_topic_number", "Topics configured on the broker.", nil,
-			func(g *BrokerGauges) float64 { return readInt(g.TopicNumber) }),
-		gauge("rocketmq_consumer_group_number", "Subscription groups configured on the broker.", nil,
-			func(g *BrokerGauges) float64 { return readInt(g.ConsumerGroupNumber) }),
-		gauge("rocketmq_storage_size", "Bytes used by the store.", storage,
-			func(g *BrokerGauges) float64 { return readInt64(g.StorageSize) }),
-		gauge("rocketmq_storage_flush_behind_bytes", "CommitLog bytes written but not flushed.", storage,
-			func(g *BrokerGauges) float64 { return readInt64(g.FlushBehindBytes) }),
-		gauge("rocketmq_storage_dispatch_behind_bytes", "CommitLog bytes not yet dispatched.", storage,
-			func(g *BrokerGauges) float64 { return readInt64(g.DispatchBehindBytes) }),
-		gauge("rocketmq_storage_message_reserve_time", "Milliseconds since the oldest stored message.", storage,
-			func(g *BrokerGauges) float64 { return readInt64(g.MessageReserveTime) }),
-		newConnections(cl, &b.gauges),
-	}
+	cs := append([]prometheus.Collector{b.rpc.hist, b.msgsIn, b.bytesIn, b.msgsOut, b.bytesOut, b.msgSize, b.dlq,
+		b.lag, b.marks},
+		append(b.tx.collectors(), b.admin.collectors()...)...)
+	cs = append(cs, brokerGauges(cl, &b.gauges)...)
 	if err := register(reg, cs...); err != nil {
 		return nil, fmt.Errorf("metrics: register broker metrics: %w", err)
 	}
@@ -166,24 +120,30 @@ func (b *Broker) SetGauges(g BrokerGauges) {
 	}
 }
 
-func readInt(f func() int) float64 {
-	if f == nil {
-		return 0
-	}
-	return float64(f())
-}
-
-func readInt64(f func() int64) float64 {
-	if f == nil {
-		return 0
-	}
-	return float64(f())
-}
-
-// MessagesIn records n messages of bytes total stored in topic by a send. Sends to retry and DLQ
-// topics are not counted, as in RocketMQ. The size histogram gets the average message size once.
+// MessagesIn records n messages of bytes total stored in topic (the topic they were written to:
+// SCHEDULE_TOPIC_XXXX for a delayed send, RMQ_SYS_TRANS_HALF_TOPIC for a transaction's half).
+// Sends to retry and DLQ topics are not counted, as in RocketMQ. The size histogram gets the
+// average message size once.
 func (b *Broker) MessagesIn(topic string, typ MessageType, n, bytes int) {
-	if b == nil || n <= 0 || isRetryOrDLQ(topic) {
+	if b == nil || isRetryOrDLQ(topic) {
+		return
+	}
+	b.countIn(topic, typ, n, bytes)
+}
+
+// DelayDelivered records a delayed message the schedule moved to its real topic, as RocketMQ 5
+// counts it: stored in topic (message_type delay, retry topics included) and delivered from
+// SCHEDULE_TOPIC_XXXX to the SCHEDULE_CONSUMER group.
+func (b *Broker) DelayDelivered(topic string, bytes int) {
+	if b == nil {
+		return
+	}
+	b.countIn(topic, Delay, 1, bytes)
+	b.countOut(systopic.Schedule, systopic.ScheduleGroup, 1, bytes)
+}
+
+func (b *Broker) countIn(topic string, typ MessageType, n, bytes int) {
+	if n <= 0 {
 		return
 	}
 	if typ >= numMessageTypes {
@@ -206,9 +166,17 @@ func (b *Broker) MessagesIn(topic string, typ MessageType, n, bytes int) {
 	s.size.Observe(float64(bytes / n))
 }
 
-// MessagesOut records n messages of bytes total delivered from topic to group.
+// MessagesOut records n messages of bytes total delivered from topic to group. Deliveries from
+// retry and DLQ topics are not counted, as in RocketMQ.
 func (b *Broker) MessagesOut(topic, group string, n, bytes int) {
-	if b == nil || n <= 0 {
+	if b == nil || isRetryOrDLQ(topic) {
+		return
+	}
+	b.countOut(topic, group, n, bytes)
+}
+
+func (b *Broker) countOut(topic, group string, n, bytes int) {
+	if n <= 0 {
 		return
 	}
 	groups, ok := b.out.load(topic)
@@ -218,13 +186,21 @@ func (b *Broker) MessagesOut(topic, group string, n, bytes int) {
 	s, ok := groups.load(group)
 	if !ok {
 		s = groups.loadOrCreate(group, func() *outSeries {
-			system := b.isSystemTopic(topic) || systopic.IsSystemGroup(group)
-			lv := []string{validUTF8(topic), validUTF8(group), boolLabel(system)}
+			lv := []string{validUTF8(topic), validUTF8(group), boolLabel(b.isSystem(topic, group))}
 			return &outSeries{msgs: b.msgsOut.WithLabelValues(lv...), bytes: b.bytesOut.WithLabelValues(lv...)}
 		})
 	}
 	s.msgs.Add(float64(n))
 	s.bytes.Add(float64(bytes))
+}
+
+// SentToDLQ records one message of group, consumed from topic, moved to the group's dead-letter
+// topic.
+func (b *Broker) SentToDLQ(group, topic string) {
+	if b == nil {
+		return
+	}
+	b.dlq.WithLabelValues(validUTF8(group), validUTF8(topic), boolLabel(b.isSystem(topic, group))).Inc()
 }
 
 // ObserveRPC records a request answered with respCode after d.
@@ -267,58 +243,9 @@ func (b *Broker) isSystemTopic(topic string) bool {
 	return b.system[topic] || systopic.IsSystem(topic)
 }
 
+// isSystem is RocketMQ 5's is_system for a topic and consumer group pair.
+func (b *Broker) isSystem(topic, group string) bool {
+	return b.isSystemTopic(topic) || systopic.IsSystemGroup(group)
+}
+
 func isRetryOrDLQ(topic string) bool { return systopic.IsRetry(topic) || systopic.IsDLQ(topic) }
-
-// connections is the collector behind rocketmq_producer_connections and
-// rocketmq_consumer_connections.
-type connections struct {
-	producer, consumer *prometheus.Desc
-	gauges             *atomic.Pointer[BrokerGauges]
-}
-
-func newConnections(cl prometheus.Labels, g *atomic.Pointer[BrokerGauges]) *connections {
-	return &connections{
-		producer: prometheus.NewDesc("rocketmq_producer_connections", "Producer connections.",
-			[]string{"language", "version", "protocol_type"}, cl),
-		consumer: prometheus.NewDesc("rocketmq_consumer_connections", "Consumer connections.",
-			[]string{"consumer_group", "language", "version", "consume_mode", "protocol_type", "is_system"}, cl),
-		gauges: g,
-	}
-}
-
-func (c *connections) Describe(ch chan<- *prometheus.Desc) {
-	ch <- c.producer
-	ch <- c.consumer
-}
-
-func (c *connections) Collect(ch chan<- prometheus.Metric) {
-	g := c.gauges.Load()
-	if g.ProducerConnections != nil {
-		sums := map[[3]string]int{}
-		for _, p := range g.ProducerConnections() {
-			sums[[3]string{strings.ToLower(p.Language), strings.ToLower(p.Version), protocolRemoting}] += p.Count
-		}
-		for lv, n := range sums {
-			send(ch, c.producer, n, lv[:]...)
-		}
-	}
-	if g.ConsumerConnections != nil {
-		sums := map[[6]string]int{}
-		for _, p := range g.ConsumerConnections() {
-			sums[[6]string{p.Group, strings.ToLower(p.Language), strings.ToLower(p.Version),
-				strings.ToLower(p.ConsumeMode), protocolRemoting, boolLabel(systopic.IsSystemGroup(p.Group))}] += p.Count
-		}
-		for lv, n := range sums {
-			send(ch, c.consumer, n, lv[:]...)
-		}
-	}
-}
-
-func send(ch chan<- prometheus.Metric, d *prometheus.Desc, n int, lv ...string) {
-	for i := range lv {
-		lv[i] = validUTF8(lv[i])
-	}
-	if m, err := prometheus.NewConstMetric(d, prometheus.GaugeValue, float64(n), lv...); err == nil {
-		ch <- m
-	}
-}

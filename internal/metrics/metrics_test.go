@@ -155,24 +155,24 @@ func TestRPCLatency(t *testing.T) {
 	b.ObserveRPCResult(10, 0, 50*time.Millisecond, false, RPCOneway)
 	b.RPC().ObserveResult(10, 1, time.Millisecond, false, RPCResult(200)) // unknown result
 
-	require.Equal(t, 4, testutil.CollectAndCount(reg, "rocketmq_rpc_latency"))
+	require.Equal(t, 4, testutil.CollectAndCount(reg, "rocketmq_rpc_latency_milliseconds"))
 	all := series(t, reg)
 	key := func(longPolling, req, resp, result string) string {
 		return `{cluster="c",is_long_polling="` + longPolling + `",node_id="b",node_type="broker",protocol_type="remoting",request_code="` +
 			req + `",response_code="` + resp + `",result="` + result + `"}`
 	}
 	ok := key("false", "send_message", "0", "success")
-	require.Equal(t, 2.5, all["rocketmq_rpc_latency_sum"+ok], "milliseconds")
-	require.Equal(t, 1.0, all["rocketmq_rpc_latency_count"+key("true", "", "0", "success")],
+	require.Equal(t, 2.5, all["rocketmq_rpc_latency_milliseconds_sum"+ok], "milliseconds")
+	require.Equal(t, 1.0, all["rocketmq_rpc_latency_milliseconds_count"+key("true", "", "0", "success")],
 		"an empty name from the naming function is kept")
-	require.Equal(t, 1.0, all["rocketmq_rpc_latency_count"+key("false", "send_message", "0", "oneway")])
-	require.Equal(t, 1.0, all["rocketmq_rpc_latency_count"+key("false", "send_message", "1", "process_request_failed")])
+	require.Equal(t, 1.0, all["rocketmq_rpc_latency_milliseconds_count"+key("false", "send_message", "0", "oneway")])
+	require.Equal(t, 1.0, all["rocketmq_rpc_latency_milliseconds_count"+key("false", "send_message", "1", "process_request_failed")])
 	for le, want := range map[string]float64{"1": 0, "3": 1, "5": 1, "7": 1, "10": 1, "100": 1, "1000": 1, "2000": 1, "3000": 1} {
-		got, found := all["rocketmq_rpc_latency_bucket"+ok[:len(ok)-1]+`,le="`+le+`"}`]
+		got, found := all["rocketmq_rpc_latency_milliseconds_bucket"+ok[:len(ok)-1]+`,le="`+le+`"}`]
 		require.True(t, found, le)
 		require.Equal(t, want, got, le)
 	}
-	require.Contains(t, scrape(t, reg), "# TYPE rocketmq_rpc_latency histogram")
+	require.Contains(t, scrape(t, reg), "# TYPE rocketmq_rpc_latency_milliseconds histogram")
 }
 
 func TestRPCDefaultsToCodeNumbers(t *testing.T) {
@@ -199,17 +199,19 @@ func TestGauges(t *testing.T) {
 	const storage = `{` + common + `,storage_medium="disk",storage_type="local"}`
 	all := series(t, reg)
 	require.Equal(t, 12.0, all["rocketmq_topic_number{"+common+"}"])
-	require.Contains(t, all, "rocketmq_storage_size"+storage)
-	require.Zero(t, all["rocketmq_storage_size"+storage], "an unset callback reads 0")
+	require.Contains(t, all, "rocketmq_storage_flush_behind_bytes"+storage)
+	require.Zero(t, all["rocketmq_storage_flush_behind_bytes"+storage], "an unset callback reads 0")
+	require.NotContains(t, all, "rocketmq_storage_size_bytes"+storage, "an unset optional gauge has no sample")
+	require.NotContains(t, all, "rocketmq_storage_message_reserve_time_milliseconds"+storage)
 
 	b.SetGauges(BrokerGauges{
 		BrokerPermission:    func() int { return 6 },
 		TopicNumber:         func() int { return 13 },
 		ConsumerGroupNumber: func() int { return 3 },
-		StorageSize:         func() int64 { return 1 << 30 },
+		StorageSize:         func() (int64, bool) { return 1 << 30, true },
 		FlushBehindBytes:    func() int64 { return 4096 },
 		DispatchBehindBytes: func() int64 { return 20 },
-		MessageReserveTime:  func() int64 { return 60000 },
+		MessageReserveTime:  func() (int64, bool) { return 60000, true },
 		ProducerConnections: func() []ProducerConnections {
 			return []ProducerConnections{{"JAVA", "V4_9_8", 2}, {"GO", "V4_9_8", 1}, {"GO", "V4_9_8", 1}}
 		},
@@ -218,20 +220,20 @@ func TestGauges(t *testing.T) {
 		},
 	})
 	requireSeries(t, reg, map[string]float64{
-		"rocketmq_broker_permission{" + common + "}":       6,
-		"rocketmq_topic_number{" + common + "}":            13,
-		"rocketmq_consumer_group_number{" + common + "}":   3,
-		"rocketmq_storage_size" + storage:                  1 << 30,
-		"rocketmq_storage_flush_behind_bytes" + storage:    4096,
-		"rocketmq_storage_dispatch_behind_bytes" + storage: 20,
-		"rocketmq_storage_message_reserve_time" + storage:  60000,
+		"rocketmq_broker_permission{" + common + "}":                   6,
+		"rocketmq_topic_number{" + common + "}":                        13,
+		"rocketmq_consumer_group_number{" + common + "}":               3,
+		"rocketmq_storage_size_bytes" + storage:                        1 << 30,
+		"rocketmq_storage_flush_behind_bytes" + storage:                4096,
+		"rocketmq_storage_dispatch_behind_bytes" + storage:             20,
+		"rocketmq_storage_message_reserve_time_milliseconds" + storage: 60000,
 		`rocketmq_producer_connections{cluster="DefaultCluster",language="go",node_id="broker-a",node_type="broker",protocol_type="remoting",version="v4_9_8"}`:                                                                       2,
 		`rocketmq_producer_connections{cluster="DefaultCluster",language="java",node_id="broker-a",node_type="broker",protocol_type="remoting",version="v4_9_8"}`:                                                                     2,
 		`rocketmq_consumer_connections{cluster="DefaultCluster",consume_mode="push",consumer_group="g1",is_system="false",language="go",node_id="broker-a",node_type="broker",protocol_type="remoting",version="v4_9_8"}`:             3,
 		`rocketmq_consumer_connections{cluster="DefaultCluster",consume_mode="pull",consumer_group="CID_RMQ_SYS_X",is_system="true",language="java",node_id="broker-a",node_type="broker",protocol_type="remoting",version="v4_9_8"}`: 1,
 	}, "rocketmq_broker_permission", "rocketmq_topic_number", "rocketmq_consumer_group_number",
-		"rocketmq_storage_size", "rocketmq_storage_flush_behind_bytes", "rocketmq_storage_dispatch_behind_bytes",
-		"rocketmq_storage_message_reserve_time", "rocketmq_producer_connections", "rocketmq_consumer_connections")
+		"rocketmq_storage_size_bytes", "rocketmq_storage_flush_behind_bytes", "rocketmq_storage_dispatch_behind_bytes",
+		"rocketmq_storage_message_reserve_time_milliseconds", "rocketmq_producer_connections", "rocketmq_consumer_connections")
 }
 
 func TestInvalidUTF8AndNilBroker(t *testing.T) {
@@ -338,7 +340,7 @@ func TestServerScrape(t *testing.T) {
 	text := string(body)
 	require.Contains(t, text, `rocketmq_messages_in_total{cluster="c",is_system="false",message_type="normal",node_id="broker-a",node_type="broker",topic="orders"} 2`)
 	require.Contains(t, text, "go_goroutines")
-	require.Contains(t, text, "# TYPE rocketmq_rpc_latency histogram")
+	require.Contains(t, text, "# TYPE rocketmq_rpc_latency_milliseconds histogram")
 
 	resp, err = http.Get("http://" + s.Addr() + "/other")
 	require.NoError(t, err)

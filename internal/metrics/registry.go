@@ -34,6 +34,12 @@ func (l Labels) constLabels() prometheus.Labels {
 	return out
 }
 
+// Registerer returns reg with l's labels added to every series registered through it, for the
+// collectors of this implementation's own metrics (rocketgo_*) that other packages register.
+func (l Labels) Registerer(reg prometheus.Registerer) prometheus.Registerer {
+	return prometheus.WrapRegistererWith(l.constLabels(), reg)
+}
+
 // NewRegistry returns an empty registry for one server, with the Go runtime and process
 // collectors registered.
 func NewRegistry() *prometheus.Registry {

@@ -54,7 +54,8 @@ type rpcKey struct {
 	longPolling    bool
 }
 
-// RPC is rocketmq_rpc_latency: the time from reading a request to writing its response.
+// RPC is rocketmq_rpc_latency_milliseconds (RocketMQ 5's rocketmq_rpc_latency with the unit suffix
+// its exporter appends): the time from reading a request to writing its response.
 type RPC struct {
 	hist     *prometheus.HistogramVec
 	reqName  func(int32) string
@@ -63,7 +64,7 @@ type RPC struct {
 	children cowMap[rpcKey, prometheus.Observer]
 }
 
-// NewRPC registers rocketmq_rpc_latency on reg.
+// NewRPC registers rocketmq_rpc_latency_milliseconds on reg.
 func NewRPC(reg prometheus.Registerer, labels Labels, opts RPCOptions) (*RPC, error) {
 	r := newRPC(labels, opts)
 	if err := reg.Register(r.hist); err != nil {
@@ -75,7 +76,7 @@ func NewRPC(reg prometheus.Registerer, labels Labels, opts RPCOptions) (*RPC, er
 func newRPC(labels Labels, opts RPCOptions) *RPC {
 	r := &RPC{
 		hist: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:        "rocketmq_rpc_latency",
+			Name:        "rocketmq_rpc_latency_milliseconds",
 			Help:        "Remoting request latency in milliseconds, from request read to response written.",
 			Buckets:     rpcLatencyBuckets,
 			ConstLabels: labels.constLabels(),

@@ -28,7 +28,8 @@ const registrationDecodes = 2
 // Who may send what, when the allowlists are set: brokers register, admins write.
 var (
 	registrationCodes = []protocol.RequestCode{protocol.RegisterBroker, protocol.UnregisterBroker, protocol.QueryDataVersion}
-	adminWriteCodes   = []protocol.RequestCode{protocol.PutKVConfig, protocol.DeleteKVConfig, protocol.DeleteTopicInNamesrv}
+	adminWriteCodes   = []protocol.RequestCode{protocol.PutKVConfig, protocol.DeleteKVConfig, protocol.DeleteTopicInNamesrv,
+		protocol.WipeWritePermOfBroker, protocol.AddWritePermOfBroker, protocol.UpdateNamesrvConfig}
 )
 
 // guard refuses a request whose code an allowlist covers when its peer is not on that list.

@@ -63,7 +63,7 @@ func responseFor(err error) (protocol.ResponseCode, string) {
 		return protocol.TopicNotExist, err.Error()
 	case errors.As(err, &kvMissing):
 		return protocol.QueryNotFound, err.Error()
-	case errors.As(err, &refused):
+	case errors.As(err, &refused), errors.Is(err, errBlackListed):
 		return protocol.NoPermission, err.Error()
 	default:
 		// Header and body errors, invalid names, registrations over a cap or in conflict with a live
@@ -91,6 +91,7 @@ type processor struct {
 	decodeSlots chan struct{}
 	routes      *RouteInfoManager
 	kv          *KVConfig
+	live        *liveConfig
 	startedAt   time.Time
 }
 
@@ -109,6 +110,10 @@ func (p *processor) handlers() map[protocol.RequestCode]handleFunc {
 		protocol.GetAllTopicListFromNameserver: p.getAllTopicList,
 		protocol.GetTopicsByCluster:            p.getTopicsByCluster,
 		protocol.DeleteTopicInNamesrv:          p.deleteTopicInNamesrv,
+		protocol.WipeWritePermOfBroker:         p.wipeWritePermOfBroker,
+		protocol.AddWritePermOfBroker:          p.addWritePermOfBroker,
+		protocol.GetNamesrvConfig:              p.getNamesrvConfig,
+		protocol.UpdateNamesrvConfig:           p.updateNamesrvConfig,
 	}
 }
 
@@ -249,7 +254,7 @@ func (p *processor) registered(res RegisterResult) (reply, error) {
 		rh.HaServerAddr = protocol.Some(res.HAServerAddr)
 	}
 	r := reply{header: &rh}
-	if p.opts.ReturnOrderTopicConfigToBroker {
+	if p.live.get().returnOrderTopicConfigToBroker {
 		if table, ok := p.kv.List(NamespaceOrderTopicConfig); ok {
 			var err error
 			if r.body, err = body.Marshal(body.KVTable{Table: table}); err != nil {
@@ -308,14 +313,15 @@ func (p *processor) getRouteInfoByTopic(_ *remoting.Conn, req *protocol.Command)
 	if err := validateTopic(topic); err != nil {
 		return reply{}, err
 	}
-	if p.opts.NeedWaitForService && p.opts.Now().Sub(p.startedAt) < p.opts.WaitForService {
+	cfg := p.live.get()
+	if cfg.needWaitForService && p.opts.Now().Sub(p.startedAt) < cfg.waitForService {
 		return reply{}, errNotReady
 	}
 	route, ok := p.routes.TopicRoute(topic)
 	if !ok {
 		return reply{}, topicNotExistError{topic}
 	}
-	if p.opts.OrderMessageEnable {
+	if cfg.orderMessageEnable {
 		route.OrderTopicConf, _ = p.kv.Get(NamespaceOrderTopicConfig, topic)
 	}
 	data, err := route.Encode()
@@ -330,7 +336,7 @@ func (p *processor) getBrokerClusterInfo(_ *remoting.Conn, _ *protocol.Command) 
 }
 
 func (p *processor) getAllTopicList(_ *remoting.Conn, _ *protocol.Command) (reply, error) {
-	if !p.opts.EnableAllTopicList {
+	if !p.live.get().enableAllTopicList {
 		return reply{}, errAllTopicsDisabled
 	}
 	return encodeBody(body.TopicList{TopicList: p.routes.Topics()})
@@ -341,7 +347,7 @@ func (p *processor) getTopicsByCluster(_ *remoting.Conn, req *protocol.Command) 
 	if err := h.Decode(req.ExtFields); err != nil {
 		return reply{}, err
 	}
-	if !p.opts.EnableTopicList {
+	if !p.live.get().enableTopicList {
 		return reply{}, errAllTopicsDisabled
 	}
 	if err := validateBrokerName("cluster", h.Cluster); err != nil {

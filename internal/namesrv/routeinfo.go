@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
@@ -84,6 +85,9 @@ type liveInfo struct {
 // of the network; connections are opaque keys.
 type RouteInfoManager struct {
 	opts RouteOptions
+	// deleteWithRegistration is RouteOptions.DeleteTopicWithBrokerRegistration, which
+	// UPDATE_NAMESRV_CONFIG may change while the server runs.
+	deleteWithRegistration atomic.Bool
 
 	mu struct {
 		sync.RWMutex
@@ -104,12 +108,19 @@ func NewRouteInfoManager(opts RouteOptions) *RouteInfoManager {
 		opts.Now = time.Now
 	}
 	m := &RouteInfoManager{opts: opts}
+	m.deleteWithRegistration.Store(opts.DeleteTopicWithBrokerRegistration)
 	m.mu.topicQueues = map[string]map[string]body.QueueData{}
 	m.mu.brokers = map[string]*brokerEntry{}
 	m.mu.clusters = map[string]map[string]struct{}{}
 	m.mu.live = map[string]*liveInfo{}
 	m.mu.filterServers = map[string][]string{}
 	return m
+}
+
+// SetDeleteTopicWithBrokerRegistration changes RouteOptions.DeleteTopicWithBrokerRegistration for
+// the registrations that follow.
+func (m *RouteInfoManager) SetDeleteTopicWithBrokerRegistration(on bool) {
+	m.deleteWithRegistration.Store(on)
 }
 
 // RegisterBroker records a broker's registration (first or periodic). A master's topics replace
@@ -272,7 +283,7 @@ func (e *RegistrationConflictError) Error() string {
 
 // applyTopicsLocked writes a master's topics into the queue table. REQUIRES: m.mu held for writing.
 func (m *RouteInfoManager) applyTopicsLocked(brokerName string, topics map[string]body.TopicConfig) {
-	if m.opts.DeleteTopicWithBrokerRegistration {
+	if m.deleteWithRegistration.Load() {
 		for topic, byBroker := range m.mu.topicQueues {
 			if _, still := topics[topic]; still {
 				continue

@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"go.uber.org/zap"
 
+	"github.com/rocketgo/rocketgo/internal/lifecycle"
 	"github.com/rocketgo/rocketgo/internal/remoting"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 )
@@ -59,11 +60,19 @@ type Options struct {
 	KVMaxTotalBytes int
 	// RegistrationAllowlist, when not empty, holds the only addresses REGISTER_BROKER,
 	// UNREGISTER_BROKER and QUERY_DATA_VERSION are taken from (brokerRegistrationAllowlist);
-	// AdminAllowlist the same for PUT_KV_CONFIG, DELETE_KV_CONFIG and DELETE_TOPIC_IN_NAMESRV
+	// AdminAllowlist the same for PUT_KV_CONFIG, DELETE_KV_CONFIG, DELETE_TOPIC_IN_NAMESRV,
+	// WIPE_WRITE_PERM_OF_BROKER, ADD_WRITE_PERM_OF_BROKER and UPDATE_NAMESRV_CONFIG
 	// (adminWriteAllowlist). Others are answered NO_PERMISSION. Empty, the default as in Apache
 	// RocketMQ, admits everyone.
 	RegistrationAllowlist []netip.Prefix
 	AdminAllowlist        []netip.Prefix
+	// ConfigKeys are namesrv.conf's keys with their effective values, which GET_NAMESRV_CONFIG
+	// shows (the config package fills them); the keys UPDATE_NAMESRV_CONFIG may change are shown
+	// with their current values whether listed or not.
+	ConfigKeys []ConfigKey
+	// ConfigBlackList names keys UPDATE_NAMESRV_CONFIG refuses to touch (configBlackList), on top
+	// of configBlackList, configStorePath, kvConfigPath and rocketmqHome, which it always refuses.
+	ConfigBlackList []string
 	// Observe, if set, is called for every response written (request code, response code,
 	// latency); the caller wires it to the RPC metrics.
 	Observe func(code protocol.RequestCode, respCode protocol.ResponseCode, d time.Duration)
@@ -102,8 +111,7 @@ type Server struct {
 	srv    *remoting.Server
 
 	closeOnce sync.Once
-	stop      chan struct{}
-	wg        sync.WaitGroup
+	loops     lifecycle.Group // the liveness scanner
 	mu        sync.Mutex
 	started   bool
 	closed    bool
@@ -143,10 +151,12 @@ func New(opts Options, lg *zap.Logger, reg prometheus.Registerer) (*Server, erro
 			DeleteTopicWithBrokerRegistration: opts.DeleteTopicWithBrokerRegistration,
 			Now:                               opts.Now,
 		}),
-		stop: make(chan struct{}),
 	}
+	live := newLiveConfig(opts, func(c runtimeConfig) {
+		s.routes.SetDeleteTopicWithBrokerRegistration(c.deleteTopicWithBrokerRegistration)
+	})
 	s.proc = &processor{opts: opts, lg: lg, warn: newLimitedLog(lg), conflicts: newLimitedLog(lg),
-		decodeSlots: make(chan struct{}, registrationDecodes), routes: s.routes, kv: kv}
+		decodeSlots: make(chan struct{}, registrationDecodes), routes: s.routes, kv: kv, live: live}
 	s.srv = remoting.NewServer(remoting.ServerOptions{
 		Addr:                  opts.ListenAddr,
 		MaxConcurrentRequests: opts.MaxConcurrentRequests,
@@ -218,8 +228,7 @@ func (s *Server) Start() error {
 		return fmt.Errorf("namesrv: listen %s: %w", s.opts.ListenAddr, err)
 	}
 	s.started = true
-	s.wg.Add(1)
-	go s.scanLoop()
+	s.loops.Go(s.scanLoop)
 	s.lg.Info("name server started", zap.Stringer("addr", s.srv.Addr()))
 	return nil
 }
@@ -234,21 +243,19 @@ func (s *Server) Close() error {
 		s.mu.Lock()
 		s.closed = true
 		s.mu.Unlock()
-		close(s.stop)
-		s.wg.Wait()
+		s.loops.Stop()
 		err = s.srv.Close()
 		s.lg.Info("name server stopped")
 	})
 	return err
 }
 
-func (s *Server) scanLoop() {
-	defer s.wg.Done()
+func (s *Server) scanLoop(stop <-chan struct{}) {
 	t := time.NewTicker(s.opts.ScanNotActiveBrokerInterval)
 	defer t.Stop()
 	for {
 		select {
-		case <-s.stop:
+		case <-stop:
 			return
 		case <-t.C:
 			s.ScanNotActiveBrokers()

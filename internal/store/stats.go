@@ -173,15 +173,8 @@ func (s *Store) RuntimeInfo() map[string]string {
 
 // diskInfo adds the disk usage keys.
 func (s *Store) diskInfo(m map[string]string) {
-	ratio := func(dir string) string {
-		total, free, err := s.opts.FS.DiskUsage(dir)
-		if err != nil || total == 0 {
-			return "-1"
-		}
-		return strconv.FormatFloat(float64(total-min(free, total))/float64(total), 'f', -1, 64)
-	}
-	m["commitLogDiskRatio"] = ratio(s.opts.CommitLogDir)
-	m["consumeQueueDiskRatio"] = ratio(s.opts.consumeQueueDir())
+	m["commitLogDiskRatio"] = strconv.FormatFloat(s.diskRatio("commitlog"), 'f', -1, 64)
+	m["consumeQueueDiskRatio"] = strconv.FormatFloat(s.diskRatio("consumequeue"), 'f', -1, 64)
 	if total, free, err := s.opts.FS.DiskUsage(s.opts.CommitLogDir); err == nil {
 		m["commitLogDirCapacity"] = fmt.Sprintf("Total : %s, Free : %s.", humanBytes(int64(total)), humanBytes(int64(free)))
 	}

@@ -46,6 +46,7 @@ const (
 	// Everything else, in alphabetical order.
 	fAccessKey
 	fAcceptStandardJSONOnly
+	fAddTopicCount
 	fAttributes
 	fBatch
 	fBatchUniqID
@@ -88,6 +89,7 @@ const (
 	fIndexLastUpdatePhyoffset
 	fIndexLastUpdateTimestamp
 	fIsForce
+	fIsOrder
 	fJstackEnable
 	fKey
 	fMasterAddr
@@ -113,11 +115,14 @@ const (
 	fQueueID
 	fQueueOffset
 	fReadQueueNums
+	fRecallHandle
 	fReconsumeTimes
 	fRemoveOffset
 	fSecurityToken
 	fSetZeroIfNotFound
 	fSignature
+	fStatsKey
+	fStatsName
 	fSubVersion
 	fSubscription
 	fSuggestWhichBrokerID
@@ -135,6 +140,7 @@ const (
 	fUnitMode
 	fValue
 	fVersion
+	fWipeTopicCount
 	fWriteQueueNums
 	fZoneName
 
@@ -148,6 +154,7 @@ var fieldNames = [numFieldIDs]string{
 
 	fAccessKey:                ExtAccessKey,
 	fAcceptStandardJSONOnly:   "acceptStandardJsonOnly",
+	fAddTopicCount:            "addTopicCount",
 	fAttributes:               "attributes",
 	fBatch:                    "batch",
 	fBatchUniqID:              "batchUniqId",
@@ -190,6 +197,7 @@ var fieldNames = [numFieldIDs]string{
 	fIndexLastUpdatePhyoffset: "indexLastUpdatePhyoffset",
 	fIndexLastUpdateTimestamp: "indexLastUpdateTimestamp",
 	fIsForce:                  "isForce",
+	fIsOrder:                  "isOrder",
 	fJstackEnable:             "jstackEnable",
 	fKey:                      "key",
 	fMasterAddr:               "masterAddr",
@@ -215,11 +223,14 @@ var fieldNames = [numFieldIDs]string{
 	fQueueID:                  "queueId",
 	fQueueOffset:              "queueOffset",
 	fReadQueueNums:            "readQueueNums",
+	fRecallHandle:             "recallHandle",
 	fReconsumeTimes:           "reconsumeTimes",
 	fRemoveOffset:             "removeOffset",
 	fSecurityToken:            ExtSecurityToken,
 	fSetZeroIfNotFound:        "setZeroIfNotFound",
 	fSignature:                ExtSignature,
+	fStatsKey:                 "statsKey",
+	fStatsName:                "statsName",
 	fSubVersion:               "subVersion",
 	fSubscription:             "subscription",
 	fSuggestWhichBrokerID:     "suggestWhichBrokerId",
@@ -237,6 +248,7 @@ var fieldNames = [numFieldIDs]string{
 	fUnitMode:                 "unitMode",
 	fValue:                    "value",
 	fVersion:                  "version",
+	fWipeTopicCount:           "wipeTopicCount",
 	fWriteQueueNums:           "writeQueueNums",
 	fZoneName:                 "__ZONE_NAME",
 }

@@ -91,6 +91,9 @@ type SendMessageResponseHeader struct {
 	// MsgRegion and TraceOn are added by Java's broker outside the header class (MSG_REGION, TRACE_ON).
 	MsgRegion Opt[string]
 	TraceOn   Opt[bool]
+	// RecallHandle (RocketMQ 5.3.1+) answers a send that became a timer message: the handle
+	// RECALL_MESSAGE takes back.
+	RecallHandle Opt[string]
 }
 
 func (h *SendMessageResponseHeader) fields(c *fieldCodec) {
@@ -101,6 +104,7 @@ func (h *SendMessageResponseHeader) fields(c *fieldCodec) {
 	c.optStr(fBatchUniqID, &h.BatchUniqID)
 	c.optStr(fMsgRegion, &h.MsgRegion)
 	c.optBool(fTraceOn, &h.TraceOn)
+	c.optStr(fRecallHandle, &h.RecallHandle)
 }
 
 // Decode implements Header.

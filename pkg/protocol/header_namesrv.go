@@ -284,3 +284,79 @@ func (h *GetKVListByNamespaceRequestHeader) Decode(ext Ext) error {
 
 // Encode implements Header.
 func (h GetKVListByNamespaceRequestHeader) Encode(ext *Ext) { encodeHeader(ext, h.fields) }
+
+// WipeWritePermOfBrokerRequestHeader is the header of WIPE_WRITE_PERM_OF_BROKER: the broker
+// group whose queues lose their write permission in the name server's routes.
+type WipeWritePermOfBrokerRequestHeader struct {
+	BrokerName string
+}
+
+func (h *WipeWritePermOfBrokerRequestHeader) fields(c *fieldCodec) {
+	c.str(fBrokerName, &h.BrokerName)
+}
+
+// Decode implements Header.
+func (h *WipeWritePermOfBrokerRequestHeader) Decode(ext Ext) error {
+	*h = WipeWritePermOfBrokerRequestHeader{}
+	return decodeHeader(ext, h.fields)
+}
+
+// Encode implements Header.
+func (h WipeWritePermOfBrokerRequestHeader) Encode(ext *Ext) { encodeHeader(ext, h.fields) }
+
+// WipeWritePermOfBrokerResponseHeader answers WIPE_WRITE_PERM_OF_BROKER: how many topics the
+// broker group had queues of.
+type WipeWritePermOfBrokerResponseHeader struct {
+	WipeTopicCount int32
+}
+
+func (h *WipeWritePermOfBrokerResponseHeader) fields(c *fieldCodec) {
+	c.i32(fWipeTopicCount, &h.WipeTopicCount)
+}
+
+// Decode implements Header.
+func (h *WipeWritePermOfBrokerResponseHeader) Decode(ext Ext) error {
+	*h = WipeWritePermOfBrokerResponseHeader{}
+	return decodeHeader(ext, h.fields)
+}
+
+// Encode implements Header.
+func (h WipeWritePermOfBrokerResponseHeader) Encode(ext *Ext) { encodeHeader(ext, h.fields) }
+
+// AddWritePermOfBrokerRequestHeader is the header of ADD_WRITE_PERM_OF_BROKER: the broker group
+// whose queues become readable and writable again in the name server's routes.
+type AddWritePermOfBrokerRequestHeader struct {
+	BrokerName string
+}
+
+func (h *AddWritePermOfBrokerRequestHeader) fields(c *fieldCodec) {
+	c.str(fBrokerName, &h.BrokerName)
+}
+
+// Decode implements Header.
+func (h *AddWritePermOfBrokerRequestHeader) Decode(ext Ext) error {
+	*h = AddWritePermOfBrokerRequestHeader{}
+	return decodeHeader(ext, h.fields)
+}
+
+// Encode implements Header.
+func (h AddWritePermOfBrokerRequestHeader) Encode(ext *Ext) { encodeHeader(ext, h.fields) }
+
+// AddWritePermOfBrokerResponseHeader answers ADD_WRITE_PERM_OF_BROKER: how many topics the
+// broker group had queues of.
+type AddWritePermOfBrokerResponseHeader struct {
+	AddTopicCount int32
+}
+
+func (h *AddWritePermOfBrokerResponseHeader) fields(c *fieldCodec) {
+	c.i32(fAddTopicCount, &h.AddTopicCount)
+}
+
+// Decode implements Header.
+func (h *AddWritePermOfBrokerResponseHeader) Decode(ext Ext) error {
+	*h = AddWritePermOfBrokerResponseHeader{}
+	return decodeHeader(ext, h.fields)
+}
+
+// Encode implements Header.
+func (h AddWritePermOfBrokerResponseHeader) Encode(ext *Ext) { encodeHeader(ext, h.fields) }

@@ -68,6 +68,8 @@ var headerCases = []headerCase{
 	{&QueryTopicConsumeByWhoRequestHeader{}, QueryTopicConsumeByWho, false},
 	{&QueryConsumeTimeSpanRequestHeader{}, QueryConsumeTimeSpan, false},
 	{&GetBrokerConfigResponseHeader{}, GetBrokerConfig, true},
+	{&RecallMessageRequestHeader{}, RecallMessage, false},
+	{&RecallMessageResponseHeader{}, RecallMessage, true},
 	{&SessionCredentials{}, HeartBeat, false},
 	{&RegisterBrokerRequestHeader{}, RegisterBroker, false},
 	{&RegisterBrokerResponseHeader{}, RegisterBroker, true},
@@ -82,6 +84,13 @@ var headerCases = []headerCase{
 	{&GetKVConfigResponseHeader{}, GetKVConfig, true},
 	{&DeleteKVConfigRequestHeader{}, DeleteKVConfig, false},
 	{&GetKVListByNamespaceRequestHeader{}, GetKVListByNamespace, false},
+	{&WipeWritePermOfBrokerRequestHeader{}, WipeWritePermOfBroker, false},
+	{&WipeWritePermOfBrokerResponseHeader{}, WipeWritePermOfBroker, true},
+	{&AddWritePermOfBrokerRequestHeader{}, AddWritePermOfBroker, false},
+	{&AddWritePermOfBrokerResponseHeader{}, AddWritePermOfBroker, true},
+	{&GetProducerConnectionListRequestHeader{}, GetProducerConnectionList, false},
+	{&ViewBrokerStatsDataRequestHeader{}, ViewBrokerStatsData, false},
+	{&GetConsumeStatsInBrokerHeader{}, GetBrokerConsumeStats, false},
 }
 
 func (hc headerCase) name() string { return reflect.TypeOf(hc.h).Elem().Name() }

@@ -39,6 +39,8 @@ const (
 	GetAllConsumerOffset             RequestCode = 43
 	GetAllDelayOffset                RequestCode = 45
 	CheckClientConfig                RequestCode = 46
+	GetTimerCheckPoint               RequestCode = 60
+	GetTimerMetrics                  RequestCode = 61
 	UpdateAndCreateACLConfig         RequestCode = 50
 	DeleteACLConfig                  RequestCode = 51
 	GetBrokerClusterACLInfo          RequestCode = 52
@@ -104,6 +106,7 @@ const (
 	AddWritePermOfBroker             RequestCode = 327
 	GetAllProducerInfo               RequestCode = 328
 	DeleteExpiredCommitLog           RequestCode = 329
+	RecallMessage                    RequestCode = 370
 )
 
 var requestCodeNames = map[RequestCode]string{
@@ -138,6 +141,8 @@ var requestCodeNames = map[RequestCode]string{
 	GetAllConsumerOffset:             "GET_ALL_CONSUMER_OFFSET",
 	GetAllDelayOffset:                "GET_ALL_DELAY_OFFSET",
 	CheckClientConfig:                "CHECK_CLIENT_CONFIG",
+	GetTimerCheckPoint:               "GET_TIMER_CHECK_POINT",
+	GetTimerMetrics:                  "GET_TIMER_METRICS",
 	UpdateAndCreateACLConfig:         "UPDATE_AND_CREATE_ACL_CONFIG",
 	DeleteACLConfig:                  "DELETE_ACL_CONFIG",
 	GetBrokerClusterACLInfo:          "GET_BROKER_CLUSTER_ACL_INFO",
@@ -203,10 +208,11 @@ var requestCodeNames = map[RequestCode]string{
 	AddWritePermOfBroker:             "ADD_WRITE_PERM_OF_BROKER",
 	GetAllProducerInfo:               "GET_ALL_PRODUCER_INFO",
 	DeleteExpiredCommitLog:           "DELETE_EXPIRED_COMMITLOG",
+	RecallMessage:                    "RECALL_MESSAGE",
 }
 
-// String returns the Java name of c, or "RequestCode(N)" for a code Java
-// 4.9.8 does not define.
+// String returns the Java name of c, or "RequestCode(N)" for a code neither Java 4.9.8 nor
+// the 5.x codes served here define.
 func (c RequestCode) String() string {
 	if n, ok := requestCodeNames[c]; ok {
 		return n

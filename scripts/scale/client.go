@@ -71,6 +71,9 @@ func (c *conn) readLoop() {
 			c.fail(err)
 			return
 		}
+		if !cmd.IsResponse() {
+			continue // a request of the broker's (NOTIFY_CONSUMER_IDS_CHANGED): oneway, nothing to answer
+		}
 		c.mu.Lock()
 		ch := c.pending[cmd.Opaque]
 		delete(c.pending, cmd.Opaque)

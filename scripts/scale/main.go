@@ -7,7 +7,10 @@
 // time to ready (route served by the name server, every queue readable with
 // its message) after a clean restart and after kill -9. With -commitlog-gib it
 // measures instead the kill -9 restart of a broker holding one topic and a
-// CommitLog of that many GiB. It prints a Markdown table.
+// CommitLog of that many GiB. With -connections N it opens instead N client
+// connections that heartbeat as Go clients do (conns.go) and measures a probe's
+// send and pull latency meanwhile and the broker's memory per connection. It
+// prints a Markdown table.
 //
 // It speaks the remoting protocol through pkg/protocol only: a pipelined
 // connection of its own (client.go), no product client.
@@ -33,6 +36,10 @@ type config struct {
 	dir          string
 	brokerArgs   string
 	reuse        bool
+	connections  int           // instead: this many heartbeating client connections
+	heartbeat    time.Duration // each connection's heartbeat period
+	hold         time.Duration // how long the probe runs with the connections open
+	probeEvery   time.Duration // pause between probe rounds (a send and a pull)
 }
 
 func main() {
@@ -46,6 +53,10 @@ func main() {
 	flag.BoolVar(&c.keep, "keep", false, "keep the data directory")
 	flag.StringVar(&c.dir, "dir", "", "data directory (default: a new one under $TMPDIR)")
 	flag.BoolVar(&c.reuse, "reuse", false, "with -dir: reuse the store a -keep run left there (skip creating and sending)")
+	flag.IntVar(&c.connections, "connections", 0, "instead: open this many client connections that heartbeat, and probe sends and pulls meanwhile")
+	flag.DurationVar(&c.heartbeat, "heartbeat", 30*time.Second, "with -connections: each connection's heartbeat period (the Go client's is 30 s)")
+	flag.DurationVar(&c.hold, "hold", time.Minute, "with -connections: how long the probe runs")
+	flag.DurationVar(&c.probeEvery, "probe-every", 100*time.Millisecond, "with -connections: pause between probe rounds")
 	flag.StringVar(&c.brokerArgs, "broker-args", "", "extra mqbroker arguments, space-separated (e.g. --pprof-addr 127.0.0.1:6060)")
 	flag.Parse()
 	if err := run(c); err != nil {
@@ -72,7 +83,11 @@ func run(c config) error {
 	if err != nil {
 		return err
 	}
-	cl, err := newCluster(dir, bin, strings.Fields(c.brokerArgs))
+	extra := ""
+	if c.connections > 0 {
+		extra = fmt.Sprintf("serverMaxConnections=%d\n", c.connections+100)
+	}
+	cl, err := newCluster(dir, bin, strings.Fields(c.brokerArgs), extra)
 	if err != nil {
 		return err
 	}
@@ -83,6 +98,9 @@ func run(c config) error {
 	w := &workload{cfg: c, cl: cl}
 	if c.commitLogGiB > 0 {
 		return w.bigCommitLog()
+	}
+	if c.connections > 0 {
+		return w.manyConnections()
 	}
 	return w.manyTopics()
 }

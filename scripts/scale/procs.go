@@ -112,7 +112,8 @@ type cluster struct {
 	brokerArgs       []string
 }
 
-func newCluster(dir, bin string, brokerArgs []string) (*cluster, error) {
+// extraConf is appended to broker.conf.
+func newCluster(dir, bin string, brokerArgs []string, extraConf string) (*cluster, error) {
 	ns, err := freePort()
 	if err != nil {
 		return nil, err
@@ -127,14 +128,14 @@ func newCluster(dir, bin string, brokerArgs []string) (*cluster, error) {
 	}
 	c := &cluster{dir: dir, bin: bin, nsAddr: "127.0.0.1:" + strconv.Itoa(ns), brAddr: "127.0.0.1:" + strconv.Itoa(br),
 		brokerName: "scale-a", conf: filepath.Join(dir, "broker.conf"), brokerArgs: brokerArgs}
-	nsConf := fmt.Sprintf("listenPort=%d\nkvConfigPath=%s\n", ns, filepath.Join(dir, "kvConfig.json"))
+	nsConf := fmt.Sprintf("listenPort=%d\nkvConfigPath=%s\nmetricsExporterType=DISABLE\n", ns, filepath.Join(dir, "kvConfig.json"))
 	if err := os.WriteFile(filepath.Join(dir, "namesrv.conf"), []byte(nsConf), 0o644); err != nil {
 		return nil, err
 	}
 	brConf := fmt.Sprintf("brokerClusterName=ScaleCluster\nbrokerName=%s\nbrokerId=0\nbrokerIP1=127.0.0.1\n"+
 		"listenPort=%d\nhaListenPort=%d\nstorePathRootDir=%s\nflushDiskType=ASYNC_FLUSH\n",
 		c.brokerName, br, ha, filepath.Join(dir, "store"))
-	return c, os.WriteFile(c.conf, []byte(brConf), 0o644)
+	return c, os.WriteFile(c.conf, []byte(brConf+extraConf), 0o644)
 }
 
 func (c *cluster) startNamesrv() error {

@@ -68,8 +68,9 @@ func startGoNamesrv(t *testing.T, g *group) *namesrv {
 	port := freeBlock(t)
 	conf := filepath.Join(dir, "namesrv.conf")
 	writeProps(t, conf, map[string]string{
-		"listenPort":   strconv.Itoa(port),
-		"kvConfigPath": filepath.Join(dir, "kvConfig.json"),
+		"listenPort":          strconv.Itoa(port),
+		"kvConfigPath":        filepath.Join(dir, "kvConfig.json"),
+		"metricsExporterType": "DISABLE", // on by default, on a fixed port
 	})
 	p := &process{name: "go-namesrv", dir: dir, argv: []string{cluster.Binary(t, cluster.NamesrvBinary), "-c", conf}}
 	return launchNamesrv(t, g, p, "go", port)

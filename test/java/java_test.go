@@ -45,14 +45,16 @@ func TestJavaClients(t *testing.T) {
 	checkResults(t, reports, runErr)
 }
 
-// plainProps: SQL92 filtering on (Java's default is off) and a transaction check-back within a
-// second or two instead of a minute, for TransactionTest.
+// plainProps: SQL92 filtering on (Java's default is off), a transaction check-back within a
+// second or two instead of a minute, for TransactionTest, and RECALL_MESSAGE on (off by
+// default, as in Java), for TimerTest.
 func plainProps() map[string]string {
 	return map[string]string{
 		"enablePropertyFilter":     "true",
 		"transactionCheckInterval": "1000",
 		"transactionTimeOut":       "1000",
 		"traceTopicEnable":         "true",
+		"recallMessageEnable":      "true",
 	}
 }
 

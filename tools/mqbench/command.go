@@ -108,6 +108,7 @@ UNIQ_KEY arrived exactly once.`,
 			},
 		})
 	}
+	root.AddCommand(newFdatasyncCommand(f))
 	return root
 }
 

@@ -49,4 +49,10 @@
 //
 // With a broker pid, utime+stime from /proc/PID/stat are read before and
 // after each phase; mqbench's own CPU comes from getrusage.
+//
+// # The device
+//
+// "mqbench fdatasync --dir D" appends --size bytes to a file in D and
+// fdatasyncs it, --count times, into the same Histogram as the sends: the
+// device's sync latency, to set a SYNC_FLUSH send's p99 beside.
 package mqbench

@@ -16,6 +16,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker"
 	"github.com/rocketgo/rocketgo/internal/broker/brokertest"
 	"github.com/rocketgo/rocketgo/internal/namesrv"
+	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
@@ -46,11 +47,26 @@ func Start(t testing.TB, brokerNames ...string) *Cluster {
 	for _, name := range brokerNames {
 		c.Brokers = append(c.Brokers, StartBroker(t, c.NamesrvAddr, func(o *broker.Options) { o.BrokerName = name }))
 	}
-	require.Eventually(t, func() bool {
-		info := ns.Routes().ClusterInfo()
-		return len(info.ClusterAddrTable[ClusterName]) == len(brokerNames)
-	}, WaitFor, 10*time.Millisecond, "brokers did not register")
+	c.WaitRegistered(t, len(brokerNames))
 	return c
+}
+
+// WaitBrokerIDs waits until n addresses of broker group brokerName are registered.
+func (c *Cluster) WaitBrokerIDs(t testing.TB, brokerName string, n int) {
+	t.Helper()
+	require.Eventually(t, func() bool {
+		bd, ok := c.Namesrv.Routes().ClusterInfo().BrokerAddrTable[brokerName]
+		return ok && len(bd.BrokerAddrs) == n
+	}, WaitFor, 10*time.Millisecond, "broker group %s does not have %d addresses", brokerName, n)
+}
+
+// WaitRegistered waits until n broker groups of ClusterName are registered.
+func (c *Cluster) WaitRegistered(t testing.TB, n int) {
+	t.Helper()
+	require.Eventually(t, func() bool {
+		info := c.Namesrv.Routes().ClusterInfo()
+		return len(info.ClusterAddrTable[ClusterName]) == n
+	}, WaitFor, 10*time.Millisecond, "brokers did not register")
 }
 
 // StartNamesrv runs a name server on 127.0.0.1:0 over a temporary kvConfig.json.
@@ -93,6 +109,16 @@ func StartBroker(t testing.TB, namesrvAddr string, edits ...func(*broker.Options
 	}
 	t.Fatalf("start broker: %v", lastErr)
 	return nil
+}
+
+// StartSlave runs a slave (brokerId 1) of the broker group brokerName, registered with
+// namesrvAddr; it replicates from the group's master once the name server names it.
+func StartSlave(t testing.TB, namesrvAddr, brokerName string) *brokertest.Broker {
+	t.Helper()
+	return StartBroker(t, namesrvAddr, func(o *broker.Options) {
+		o.BrokerName, o.BrokerID = brokerName, 1
+		o.HA.Role = store.RoleSlave
+	})
 }
 
 // freeAddr returns a loopback address whose port was free a moment ago.
@@ -168,13 +194,20 @@ func Send(t testing.TB, b *brokertest.Broker, m brokertest.Msg) Sent {
 	require.Eventually(t, func() bool { return st.MaxOffsetInQueue(m.Topic, s.QueueID) > s.QueueOffset },
 		WaitFor, 5*time.Millisecond, "message not dispatched")
 	for _, key := range indexKeys(m) {
-		require.Eventually(t, func() bool {
-			r := st.QueryMessage(m.Topic, key, 64, 0, math.MaxInt64)
-			defer r.Release()
-			return len(r.Records) > 0
-		}, WaitFor, 5*time.Millisecond, "key %q not indexed", key)
+		WaitIndexed(t, b, m.Topic, key)
 	}
 	return s
+}
+
+// WaitIndexed waits until b's index holds a message of topic under key (a key or a UNIQ_KEY).
+func WaitIndexed(t testing.TB, b *brokertest.Broker, topic, key string) {
+	t.Helper()
+	st := b.Store()
+	require.Eventually(t, func() bool {
+		r := st.QueryMessage(topic, key, 64, 0, math.MaxInt64)
+		defer r.Release()
+		return len(r.Records) > 0
+	}, WaitFor, 5*time.Millisecond, "key %q not indexed", key)
 }
 
 func indexKeys(m brokertest.Msg) []string {
@@ -207,6 +240,29 @@ func CommitOffset(t testing.TB, b *brokertest.Broker, group, topic string, queue
 	}, nil)
 	resp := conn.Call(req)
 	require.Equal(t, protocol.Success, resp.ResponseCode(), resp.Remark)
+}
+
+// ProducerHeartbeat registers clientID as a producer of group on b over a connection that stays
+// open (the membership ends with it) and is returned.
+func ProducerHeartbeat(t testing.TB, b *brokertest.Broker, clientID, group string) *brokertest.Conn {
+	t.Helper()
+	data, err := body.Marshal(body.HeartbeatData{ClientID: clientID, ConsumerDataSet: []body.ConsumerData{},
+		ProducerDataSet: []body.ProducerData{{GroupName: group}}})
+	require.NoError(t, err)
+	conn := b.Dial(t)
+	resp := conn.Call(protocol.NewRequest(protocol.HeartBeat, nil, data))
+	require.Equal(t, protocol.Success, resp.ResponseCode(), resp.Remark)
+	return conn
+}
+
+// SkipUnlessServed skips the test when b answers code with REQUEST_CODE_NOT_SUPPORTED: for
+// commands whose server side another branch adds. h is a well-formed header of the request.
+func SkipUnlessServed(t testing.TB, b *brokertest.Broker, code protocol.RequestCode, h protocol.Header) {
+	t.Helper()
+	resp := b.Dial(t).Call(protocol.NewHeaderRequest(code, h, nil))
+	if resp.ResponseCode() == protocol.RequestCodeNotSupported {
+		t.Skipf("the broker does not serve %s (%d) on this branch: %s", code, int32(code), resp.Remark)
+	}
 }
 
 // ensureGroupAndTopic creates group and topic on the broker conn talks to unless it has them.

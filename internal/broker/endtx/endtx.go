@@ -44,7 +44,7 @@ func (s *Service) End(r transaction.EndRequest) error {
 	}
 	var oe *outcome.Error
 	if errors.As(err, &oe) {
-		return oe // a refusal of the request's own check (MayWrite)
+		return oe // a refusal with its kind already (MayWrite; a committed timer message's)
 	}
 	var pe *transaction.CommitPutError
 	if errors.As(err, &pe) {

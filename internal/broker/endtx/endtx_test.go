@@ -36,6 +36,9 @@ func TestEnd(t *testing.T) {
 		{"the store is read-only",
 			&transaction.CommitPutError{Result: store.PutResult{Status: store.ServiceNotAvailable}},
 			&outcome.Error{Kind: outcome.ServiceNotAvailable}},
+		{"the timer refuses the committed message",
+			&outcome.Error{Kind: outcome.MessageIllegal, Remark: "timer message illegal"},
+			&outcome.Error{Kind: outcome.MessageIllegal, Remark: "timer message illegal"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tx := &fakeTx{err: tc.err}

@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/rocketgo/rocketgo/internal/broker/configfile"
+	"github.com/rocketgo/rocketgo/internal/lifecycle"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 )
 
@@ -57,9 +58,7 @@ type Manager struct {
 
 	startOnce sync.Once
 	closeOnce sync.Once
-	stop      chan struct{}
-	done      chan struct{}
-	started   bool
+	loop      lifecycle.Group // the flush loop
 }
 
 // New loads consumerOffset.json (or its backup); Start begins periodic persistence.
@@ -74,8 +73,6 @@ func New(opts Options, lg *zap.Logger) (*Manager, error) {
 		opts: opts,
 		lg:   lg,
 		file: configfile.NewPersister(ConfigPath(opts.StorePathRootDir)),
-		stop: make(chan struct{}),
-		done: make(chan struct{}),
 	}
 	m.mu.table = map[string]map[int32]int64{}
 	if err := m.load(); err != nil {
@@ -106,19 +103,15 @@ func (m *Manager) load() error {
 
 // Start begins persisting the table every FlushInterval. It is a no-op after the first call.
 func (m *Manager) Start() {
-	m.startOnce.Do(func() {
-		m.started = true
-		go m.flushLoop()
-	})
+	m.startOnce.Do(func() { m.loop.Go(m.flushLoop) })
 }
 
-func (m *Manager) flushLoop() {
-	defer close(m.done)
+func (m *Manager) flushLoop(stop <-chan struct{}) {
 	t := time.NewTicker(m.opts.FlushInterval)
 	defer t.Stop()
 	for {
 		select {
-		case <-m.stop:
+		case <-stop:
 			return
 		case <-t.C:
 			if err := m.Persist(); err != nil {
@@ -132,11 +125,7 @@ func (m *Manager) flushLoop() {
 func (m *Manager) Close() error {
 	var err error
 	m.closeOnce.Do(func() {
-		m.startOnce.Do(func() {}) // a Start after Close must not launch the loop
-		close(m.stop)
-		if m.started {
-			<-m.done
-		}
+		m.loop.Stop() // a Start after Close launches nothing
 		err = m.Persist()
 	})
 	return err

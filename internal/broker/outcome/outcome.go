@@ -37,6 +37,7 @@ const (
 	PullNotFound                        // PULL_NOT_FOUND: nothing new in the queue yet
 	PullRetryImmediately                // PULL_RETRY_IMMEDIATELY: nothing matched, try the next offsets
 	PullOffsetMoved                     // PULL_OFFSET_MOVED: the requested offset is out of the queue
+	IllegalOperation                    // ILLEGAL_OPERATION: a request the broker cannot honour (a bad recall handle)
 	numKinds
 )
 
@@ -45,7 +46,7 @@ var kindNames = [numKinds]string{
 	"MessageIllegal", "SubscriptionNotExist", "SubscriptionNotLatest", "SubscriptionParseFailed",
 	"FilterDataNotExist", "QueryNotFound", "ConsumerNotOnline", "ClientTimeout",
 	"SlaveNotAvailable", "FlushDiskTimeout", "FlushSlaveTimeout", "ServiceNotAvailable",
-	"PullNotFound", "PullRetryImmediately", "PullOffsetMoved",
+	"PullNotFound", "PullRetryImmediately", "PullOffsetMoved", "IllegalOperation",
 }
 
 // Kinds returns every kind, OK first.

@@ -32,6 +32,7 @@ var responseCodes = [...]protocol.ResponseCode{
 	outcome.PullNotFound:            protocol.PullNotFound,
 	outcome.PullRetryImmediately:    protocol.PullRetryImmediately,
 	outcome.PullOffsetMoved:         protocol.PullOffsetMoved,
+	outcome.IllegalOperation:        protocol.IllegalOperation,
 }
 
 // responseCode is the response code of an outcome; SYSTEM_ERROR for a kind the table lacks.

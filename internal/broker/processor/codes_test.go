@@ -24,6 +24,7 @@ func TestResponseCodes(t *testing.T) {
 		outcome.FlushDiskTimeout: protocol.FlushDiskTimeout, outcome.FlushSlaveTimeout: protocol.FlushSlaveTimeout,
 		outcome.ServiceNotAvailable: protocol.ServiceNotAvailable, outcome.PullNotFound: protocol.PullNotFound,
 		outcome.PullRetryImmediately: protocol.PullRetryImmediately, outcome.PullOffsetMoved: protocol.PullOffsetMoved,
+		outcome.IllegalOperation: protocol.IllegalOperation,
 	}
 	seen := map[protocol.ResponseCode]outcome.Kind{}
 	for _, k := range outcome.Kinds() {

@@ -5,6 +5,9 @@ import (
 	"net/netip"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/rocketgo/rocketgo/internal/broker/brokertest"
 	"github.com/rocketgo/rocketgo/internal/broker/client"
@@ -58,6 +61,22 @@ func (f *fakes) called(v any) answers {
 	defer f.mu.Unlock()
 	f.calls = append(f.calls, v)
 	return f.a
+}
+
+// awaitPulls waits until n pulls have reached the fake.
+func (f *fakes) awaitPulls(t *testing.T, n int) {
+	t.Helper()
+	require.Eventually(t, func() bool {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		pulls := 0
+		for _, c := range f.calls {
+			if _, ok := c.(pull.Request); ok {
+				pulls++
+			}
+		}
+		return pulls >= n
+	}, 5*time.Second, time.Millisecond)
 }
 
 // count is the number of calls so far.
@@ -383,7 +402,7 @@ func serveWith(t *testing.T, f *fakes, opts processor.Options) *brokertest.Conn 
 	p := processor.New(opts, processor.Services{
 		Send: f, SendBack: f, Pull: f, Offsets: f, Members: members{f}, Query: f, EndTx: f,
 		Topics: topics{f}, Groups: groups{f}, Stats: statsFake{f}, Config: config{f}, Relay: relayFake{f},
-		Locks: f, DelayOffsets: f,
+		Locks: f, DelayOffsets: f, Timers: timersFake{f},
 	})
 	srv := remoting.NewServer(remoting.ServerOptions{Addr: "127.0.0.1:0", OnDisconnect: p.ConnClosed}, nil)
 	p.Register(srv)

@@ -154,6 +154,8 @@ func TestHeldPull(t *testing.T) {
 	c := serve(t, f)
 	op := c.Send(brokertest.PullRequest(brokertest.Pull{Group: "G", Topic: "T", SysFlag: brokertest.PullSuspend}))
 	c.Sync()
+	// The server serves requests at once: Sync's answer does not say the pull's handler ran.
+	f.awaitPulls(t, 1)
 	require.False(t, c.Answered(op), "a held pull is not answered yet")
 
 	f.woken()(pull.Result{Status: outcome.PullNotFound, Remark: "OFFSET_OVERFLOW_ONE", NextBeginOffset: 3}, nil)
@@ -163,6 +165,7 @@ func TestHeldPull(t *testing.T) {
 
 	op = c.Send(brokertest.PullRequest(brokertest.Pull{Group: "G", Topic: "T", SysFlag: brokertest.PullSuspend}))
 	c.Sync()
+	f.awaitPulls(t, 2)
 	f.woken()(pull.Result{}, outcome.Errorf(outcome.TopicNotExist, "topic[T] not exist, apply first please!"))
 	requireAnswer(t, c.Await(op), protocol.TopicNotExist, "topic[T] not exist, apply first please!")
 }

@@ -33,8 +33,15 @@ func New(opts Options, svc Services) *Processor { return &Processor{svc: svc, op
 // handleFunc is a handler: a response, or an error that respond maps to a response code.
 type handleFunc func(ctx context.Context, c *remoting.Conn, req *protocol.Command) (*protocol.Command, error)
 
+// Registrar is where Register installs the handlers: the remoting server, or a wrapper of it.
+type Registrar interface {
+	Handle(code protocol.RequestCode, h remoting.Handler)
+	// HandleInline registers h to run on the connection's reader (remoting.Server.HandleInline).
+	HandleInline(code protocol.RequestCode, h remoting.Handler)
+}
+
 // Register installs every handler on srv.
-func (p *Processor) Register(srv *remoting.Server) {
+func (p *Processor) Register(srv Registrar) {
 	for code, h := range p.handlers() {
 		if p.opts.InlineSends && isSend(code) {
 			srv.HandleInline(code, wrap(h))
@@ -101,6 +108,10 @@ func (p *Processor) handlers() map[protocol.RequestCode]handleFunc {
 		protocol.ConsumeMessageDirectly:          p.consumeMessageDirectly,
 		protocol.InvokeBrokerToResetOffset:       p.invokeBrokerToResetOffset,
 		protocol.InvokeBrokerToGetConsumerStatus: p.invokeBrokerToGetConsumerStatus,
+		// timer.go
+		protocol.GetTimerCheckPoint: p.getTimerCheckPoint,
+		protocol.GetTimerMetrics:    p.getTimerMetrics,
+		protocol.RecallMessage:      p.recallMessage,
 	}
 }
 

@@ -95,11 +95,12 @@ func (p *Processor) sendResponse(req *protocol.Command, res *send.Result) *proto
 	protocol.ResetResponse(resp, req, responseCode(res.Status), res.Remark)
 	a.ids = res.Put.AppendMsgIDs(a.ids[:0])
 	protocol.SendMessageResponseHeader{
-		MsgID:       unsafe.String(unsafe.SliceData(a.ids), len(a.ids)), // valid until Release
-		QueueID:     res.QueueID,
-		QueueOffset: res.Put.QueueOffset,
-		MsgRegion:   protocol.Some(p.opts.RegionID),
-		TraceOn:     protocol.Some(p.opts.TraceOn),
+		MsgID:        unsafe.String(unsafe.SliceData(a.ids), len(a.ids)), // valid until Release
+		QueueID:      res.QueueID,
+		QueueOffset:  res.Put.QueueOffset,
+		MsgRegion:    protocol.Some(p.opts.RegionID),
+		TraceOn:      protocol.Some(p.opts.TraceOn),
+		RecallHandle: recallHandle(req.RequestCode(), res.RecallHandle),
 	}.Encode(&resp.ExtFields)
 	return resp
 }
@@ -130,6 +131,14 @@ func (a *sendAnswer) release() {
 	if cap(a.ids) <= maxPooledIDs {
 		sendAnswers.Put(a)
 	}
+}
+
+// recallHandle is the handle a send answers with: only a single send's (not a batch's, as Java).
+func recallHandle(code protocol.RequestCode, handle string) protocol.Opt[string] {
+	if handle == "" || code == protocol.SendBatchMessage {
+		return protocol.Opt[string]{}
+	}
+	return protocol.Some(handle)
 }
 
 // bornHost is the producer's address as the connection sees it.

@@ -136,4 +136,5 @@ type Services struct {
 	Relay        Relay
 	Locks        Locks
 	DelayOffsets DelayOffsets
+	Timers       Timers
 }

@@ -52,9 +52,10 @@ type Offsets interface {
 	Commit(group, topic string, queueID int32, offset int64)
 }
 
-// Metrics counts what was delivered.
+// Metrics counts what was delivered and where each group's pulls got to (for the lag gauges).
 type Metrics interface {
 	MessagesOut(topic, group string, n, bytes int)
+	Pulled(group, topic string, queueID int32, next int64)
 }
 
 // Options are the broker settings a pull depends on.
@@ -172,6 +173,7 @@ func (s *Service) run(r *Request, wake func(Result, error)) (Result, bool, error
 	if err != nil {
 		return Result{}, false, err
 	}
+	s.pulled(r, res)
 	if wake != nil && r.Commit && !s.opts.Replica.Slave {
 		s.Offsets.Commit(r.Group, r.Topic, r.QueueID, r.CommitOffset)
 	}
@@ -203,6 +205,13 @@ func (s *Service) result(r *Request, got *store.GetResult, gc body.SubscriptionG
 		got.SuggestPullingFromSlave)
 	return Result{Status: k, Remark: got.Status.String(), SuggestBrokerID: suggest,
 		NextBeginOffset: got.NextBeginOffset, MinOffset: got.MinOffset, MaxOffset: got.MaxOffset}
+}
+
+// pulled records the offset a pull hands back as the group's position in the queue.
+func (s *Service) pulled(r *Request, res Result) {
+	if s.Metrics != nil && res.Status != outcome.SystemError {
+		s.Metrics.Pulled(r.Group, r.Topic, r.QueueID, res.NextBeginOffset)
+	}
 }
 
 func (s *Service) delivered(r *Request, got *store.GetResult) {

@@ -2,6 +2,7 @@ package pull
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -104,9 +105,16 @@ type fakeOffsets struct{ commits []int64 }
 
 func (f *fakeOffsets) Commit(_, _ string, _ int32, off int64) { f.commits = append(f.commits, off) }
 
-type fakeMetrics struct{ out []int }
+type fakeMetrics struct {
+	out    []int
+	pulled []string
+}
 
 func (f *fakeMetrics) MessagesOut(_, _ string, n, bytes int) { f.out = append(f.out, n, bytes) }
+
+func (f *fakeMetrics) Pulled(group, topic string, q int32, next int64) {
+	f.pulled = append(f.pulled, fmt.Sprintf("%s/%s/%d→%d", group, topic, q, next))
+}
 
 type env struct {
 	svc       *Service
@@ -172,6 +180,7 @@ func TestPullFound(t *testing.T) {
 	require.NotNil(t, res.Release)
 	res.Release()
 	require.Equal(t, []int{2, 4}, e.metrics.out)
+	require.Equal(t, []string{"G/T/1→5"}, e.metrics.pulled, "the group's position, for the lag gauges")
 	require.Equal(t, []int64{2}, e.offsets.commits, "the commit offset rides on the pull")
 	require.Equal(t, read{"G", "T", 1, 3, 32, e.store.reads[0].filter}, e.store.reads[0])
 }
@@ -306,6 +315,7 @@ func TestPullNotFound(t *testing.T) {
 	require.Equal(t, "OFFSET_OVERFLOW_ONE", res.Remark)
 	require.Nil(t, res.Release)
 	require.Empty(t, e.metrics.out)
+	require.Equal(t, []string{"G/T/1→3"}, e.metrics.pulled, "a pull that finds nothing still says where the group is")
 	require.Equal(t, []int64{1}, e.offsets.commits)
 }
 

@@ -10,6 +10,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/rocketgo/rocketgo/internal/broker/configfile"
+	"github.com/rocketgo/rocketgo/internal/lifecycle"
 	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
@@ -20,6 +21,8 @@ import (
 type Store interface {
 	GetMessage(group, topic string, queueID int32, offset int64, maxMsgNums int32, filter store.MessageFilter) *store.GetResult
 	PutMessage(m *store.Message) store.PutResult
+	MaxOffsetInQueue(topic string, queueID int32) int64
+	MessageStoreTime(topic string, queueID int32, offset int64) int64
 }
 
 // Options configure a Service.
@@ -34,6 +37,13 @@ type Options struct {
 	FlushInterval time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Metrics, if set, counts the delayed messages delivered.
+	Metrics Metrics
+}
+
+// Metrics counts delayed messages moved to their real topic.
+type Metrics interface {
+	DelayDelivered(topic string, bytes int)
 }
 
 // offsetFile is delayOffset.json: level → next queue offset to deliver.
@@ -44,17 +54,14 @@ type offsetFile struct {
 // ConfigPath returns the path of delayOffset.json under a store root.
 func ConfigPath(root string) string { return filepath.Join(root, "config", "delayOffset.json") }
 
-const scheduleGroup = "SCHEDULE_CONSUMER"
-
 // Service owns one goroutine that delivers due messages.
 type Service struct {
-	opts  Options
-	st    Store
-	lg    *zap.Logger
-	file  *configfile.Persister
-	stopc chan struct{}
-	wg    sync.WaitGroup
-	once  sync.Once
+	opts Options
+	st   Store
+	lg   *zap.Logger
+	file *configfile.Persister
+	loop lifecycle.Group // the delivery loop
+	once sync.Once
 
 	mu      sync.Mutex
 	offsets map[int]int64
@@ -76,7 +83,7 @@ func New(opts Options, st Store, lg *zap.Logger) (*Service, error) {
 		opts.Now = time.Now
 	}
 	s := &Service{opts: opts, st: st, lg: lg, file: configfile.NewPersister(ConfigPath(opts.StorePathRootDir)),
-		stopc: make(chan struct{}), offsets: map[int]int64{}}
+		offsets: map[int]int64{}}
 	var f offsetFile
 	if _, err := s.file.Load(func(b []byte) error { return body.Unmarshal(b, &f) }, lg); err != nil {
 		return nil, fmt.Errorf("schedule: load %s: %w", s.file.Path(), err)
@@ -91,20 +98,16 @@ func New(opts Options, st Store, lg *zap.Logger) (*Service, error) {
 func (s *Service) MaxLevel() int { return len(s.opts.Levels) }
 
 // Start runs the delivery loop.
-func (s *Service) Start() {
-	s.wg.Add(1)
-	go s.run()
-}
+func (s *Service) Start() { s.loop.Go(s.run) }
 
-func (s *Service) run() {
-	defer s.wg.Done()
+func (s *Service) run(stop <-chan struct{}) {
 	tick := time.NewTicker(s.opts.Interval)
 	defer tick.Stop()
 	flush := time.NewTicker(s.opts.FlushInterval)
 	defer flush.Stop()
 	for {
 		select {
-		case <-s.stopc:
+		case <-stop:
 			return
 		case <-tick.C:
 			for level := 1; level <= len(s.opts.Levels); level++ {
@@ -124,8 +127,8 @@ func (s *Service) deliverDue(level int) {
 	queue := int32(level - 1)
 	delay := s.opts.Levels[level-1].Milliseconds()
 	off := s.offset(level)
-	for {
-		r := s.st.GetMessage(scheduleGroup, systopic.Schedule, queue, off, 32, nil)
+	for s.due(queue, off, delay) {
+		r := s.st.GetMessage(systopic.ScheduleGroup, systopic.Schedule, queue, off, 32, nil)
 		if r == nil {
 			return
 		}
@@ -165,6 +168,19 @@ func (s *Service) deliverDue(level int) {
 	}
 }
 
+// due reports whether the level queue may hold a message due at off: not when off is its end (or
+// the queue is empty) or the message there is not due yet; an offset past the end is left to the
+// read to correct. The scan asks this before reading, so that an idle or waiting level costs no
+// store read: Java's scheduler makes none either, and they would show as clients' get-miss and
+// get-found traffic in GET_BROKER_RUNTIME_INFO.
+func (s *Service) due(queue int32, off, delay int64) bool {
+	if end := s.st.MaxOffsetInQueue(systopic.Schedule, queue); off == end || end == 0 {
+		return false
+	}
+	stored := s.st.MessageStoreTime(systopic.Schedule, queue, off)
+	return stored <= 0 || stored+delay <= s.opts.Now().UnixMilli()
+}
+
 // deliver stores a due message in its real topic and queue; false when the store refused it (it
 // is tried again on the next scan).
 func (s *Service) deliver(v message.View) bool {
@@ -193,6 +209,9 @@ func (s *Service) deliver(v message.View) bool {
 		s.lg.Warn("delivering a delayed message failed; will retry", zap.String("topic", topic),
 			zap.Stringer("status", res.Status), zap.String("remark", res.Remark))
 		return false
+	}
+	if s.opts.Metrics != nil {
+		s.opts.Metrics.DelayDelivered(topic, int(res.WroteBytes))
 	}
 	return true
 }
@@ -256,8 +275,7 @@ func (s *Service) Persist() error {
 func (s *Service) Close() error {
 	var err error
 	s.once.Do(func() {
-		close(s.stopc)
-		s.wg.Wait()
+		s.loop.Stop()
 		err = s.Persist()
 	})
 	return err

@@ -19,17 +19,23 @@ type Reply interface {
 	Sent(res Result, err error)
 }
 
-// pendingPut is one send waiting for its group commit. It holds the message being put (so that
-// it does not escape to the heap per send) and meets the store's completion: whichever of the
-// put's return and its FlushDone comes second finishes the send.
+// pendingPut is one send being stored. It holds the message being put (so that it does not escape
+// to the heap per send) and what finishing the send needs; for a send waiting for its group
+// commit it meets the store's completion: whichever of the put's return and its FlushDone comes
+// second finishes the send.
 type pendingPut struct {
-	s        *Service
-	msg      store.Message
-	t        target
-	props    string
-	reply    Reply
-	res      store.PutResult
-	st       store.PutStatus
+	s      *Service
+	msg    store.Message
+	t      target
+	topic  string // as sent
+	props  string // as sent
+	stored string // the topic stored under
+	dlq    bool
+	recall string // a timer message's recall handle
+	reply  Reply
+	res    store.PutResult
+	st     store.PutStatus
+
 	arrivals atomic.Int32
 }
 
@@ -45,12 +51,25 @@ func (p *pendingPut) arrive() {
 	if p.arrivals.Add(1) < 2 {
 		return
 	}
-	s := p.s
-	s.async.SettlePut(&p.res, p.st)
-	res, err := s.result(&p.res, p.t, p.props, 1)
+	p.s.async.SettlePut(&p.res, p.st)
+	res, err := p.finish(&p.res)
 	reply := p.reply
 	p.release()
 	reply.Sent(res, err)
+}
+
+// finish turns the put's outcome into the send's, and counts it.
+func (p *pendingPut) finish(res *store.PutResult) (Result, error) {
+	s := p.s
+	out, err := s.result(res, p.t, p.stored, p.props, 1)
+	if err != nil {
+		return out, err
+	}
+	out.RecallHandle = p.recall
+	if s.Metrics != nil {
+		s.countSend(p.topic, p.props, p.t, p.stored, p.dlq)
+	}
+	return out, nil
 }
 
 func (p *pendingPut) release() {
@@ -62,7 +81,12 @@ func (p *pendingPut) release() {
 // is told the outcome later (and Result and error are zero). A store without PutMessageAsync,
 // a put that needs no flush wait, or one that failed is answered at once.
 func (s *Service) SendAsync(req Request, reply Reply) (_ Result, pending bool, _ error) {
-	r := &req
+	return s.send(&req, reply)
+}
+
+// send checks, prepares and stores one message; with a reply and a store that can, it leaves the
+// answer to the group commit (pending).
+func (s *Service) send(r *Request, reply Reply) (_ Result, pending bool, _ error) {
 	t, err := s.check(r)
 	if err != nil {
 		return Result{}, false, err
@@ -75,22 +99,26 @@ func (s *Service) SendAsync(req Request, reply Reply) (_ Result, pending bool, _
 		return Result{}, false, err
 	}
 	p := pendingPuts.Get().(*pendingPut)
-	p.s, p.t, p.props, p.reply = s, t, r.Properties, reply
+	p.s, p.t, p.topic, p.props, p.dlq, p.reply = s, t, r.Topic, r.Properties, dlq, reply
 	p.msg = s.message(r, t)
-	if err := s.prepareOrDefer(&p.msg, r, dlq); err != nil {
+	timer, err := s.prepareOrDefer(&p.msg, r, dlq)
+	if err != nil {
 		p.release()
 		return Result{}, false, err
 	}
-	if s.async == nil {
-		res := s.Store.PutMessage(&p.msg)
-		p.release()
-		out, err := s.result(&res, t, r.Properties, 1)
-		return out, false, err
+	var res store.PutResult
+	if s.async != nil && reply != nil {
+		res, pending = s.async.PutMessageAsync(&p.msg, p)
+	} else {
+		res = s.Store.PutMessage(&p.msg)
 	}
-	res, pending := s.async.PutMessageAsync(&p.msg, p)
+	p.stored = p.msg.Topic
+	if timer && res.Status.Stored() {
+		p.recall = s.Timers.RecallHandle(&p.msg)
+	}
 	if !pending {
+		out, err := p.finish(&res)
 		p.release()
-		out, err := s.result(&res, t, r.Properties, 1)
 		return out, false, err
 	}
 	p.msg = store.Message{} // the record is written: nothing may refer to the request's body

@@ -35,7 +35,7 @@ func (s *Service) SendBatch(req Request) (Result, error) {
 		Body:           batchBody,
 	}
 	res := s.Store.PutMessages(&b)
-	return s.result(&res, t, r.Properties, n)
+	return s.result(&res, t, t.topic, r.Properties, n)
 }
 
 // batchWithUniqKeys returns the batch body with a UNIQ_KEY on every message (the Go client sends

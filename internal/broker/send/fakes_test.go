@@ -7,6 +7,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/metrics"
 	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 // fakeStore records puts and answers with status.
@@ -104,6 +105,7 @@ func (f *fakeTx) Prepare(m *store.Message) error {
 		return errors.New("rejected")
 	}
 	f.prepared = append(f.prepared, *m)
+	m.Topic = systopic.TransHalf // as transaction.Service.Prepare stores it
 	return nil
 }
 
@@ -113,8 +115,15 @@ type counted struct {
 	n, bytes int
 }
 
-type fakeMetrics struct{ in []counted }
+type fakeMetrics struct {
+	in        []counted
+	dlq, half []string
+}
 
 func (f *fakeMetrics) MessagesIn(topic string, typ metrics.MessageType, n, bytes int) {
 	f.in = append(f.in, counted{topic, typ, n, bytes})
 }
+
+func (f *fakeMetrics) SentToDLQ(group, topic string) { f.dlq = append(f.dlq, group+"/"+topic) }
+
+func (f *fakeMetrics) HalfPrepared(topic string) { f.half = append(f.half, topic) }

@@ -20,6 +20,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 // Store puts messages.
@@ -46,9 +47,18 @@ type Transactions interface {
 	Prepare(m *store.Message) error
 }
 
-// Metrics counts what was stored.
+// Timers turns a message that asks for a delivery time into a timer message (timing.Service);
+// RecallHandle is the handle that withdraws a stored one.
+type Timers interface {
+	Divert(m *store.Message) (bool, error)
+	RecallHandle(m *store.Message) string
+}
+
+// Metrics counts what was stored, dead letters and transactions' halves.
 type Metrics interface {
 	MessagesIn(topic string, typ metrics.MessageType, n, bytes int)
+	SentToDLQ(group, topic string)
+	HalfPrepared(realTopic string)
 }
 
 // Options are the broker settings a send depends on.
@@ -62,12 +72,13 @@ type Options struct {
 	MaxDelayLevel int
 }
 
-// Deps are what the service works with; Metrics may be nil.
+// Deps are what the service works with; Timers and Metrics may be nil.
 type Deps struct {
 	Store        Store
 	Topics       Topics
 	Groups       Groups
 	Transactions Transactions
+	Timers       Timers
 	Metrics      Metrics
 }
 
@@ -125,6 +136,8 @@ type Result struct {
 	QueueID int32
 	// Put is the store's result: offsets and message ids.
 	Put store.PutResult
+	// RecallHandle is set for a message stored as a timer message.
+	RecallHandle string
 }
 
 // target is where a checked send goes.
@@ -136,24 +149,19 @@ type target struct {
 
 // Send stores one message.
 func (s *Service) Send(req Request) (Result, error) {
-	r := &req
-	t, err := s.check(r)
-	if err != nil {
-		return Result{}, err
+	res, _, err := s.send(&req, nil)
+	return res, err
+}
+
+// countSend counts a stored send to topic (as sent, with props) that went to a dead-letter
+// topic, or that is a transaction's half.
+func (s *Service) countSend(topic, props string, t target, stored string, dlq bool) {
+	if group, ok := systopic.RetryGroup(topic); ok && dlq {
+		s.Metrics.SentToDLQ(group, consumedFrom(props, topic))
 	}
-	if len(r.Body) > s.opts.MaxMessageSize {
-		return Result{}, s.tooLarge(len(r.Body))
+	if stored == systopic.TransHalf {
+		s.Metrics.HalfPrepared(t.topic)
 	}
-	t, dlq, err := s.retryOrDLQ(r, t)
-	if err != nil {
-		return Result{}, err
-	}
-	msg := s.message(r, t)
-	if err := s.prepareOrDefer(&msg, r, dlq); err != nil {
-		return Result{}, err
-	}
-	res := s.Store.PutMessage(&msg)
-	return s.result(&res, t, r.Properties, 1)
 }
 
 // tooLarge is the refusal of a body of n bytes over maxMessageSize.
@@ -177,28 +185,46 @@ func (s *Service) message(r *Request, t target) store.Message {
 }
 
 // prepareOrDefer stores the first half of a transaction invisible until END_TRANSACTION commits
-// it, or turns a message with a delay level into its delayed form (not when it goes to a DLQ).
-func (s *Service) prepareOrDefer(m *store.Message, r *Request, dlq bool) error {
+// it, or turns a message that asks for a delivery time into a timer message (timer reports it),
+// or a message with a delay level into its delayed form (neither when it goes to a DLQ).
+func (s *Service) prepareOrDefer(m *store.Message, r *Request, dlq bool) (timer bool, _ error) {
 	if transaction.IsHalfSend(r.Properties, r.ReconsumeTimes) {
 		if err := s.Transactions.Prepare(m); err != nil {
-			return outcome.Errorf(outcome.NoPermission, "the broker[%s] sending transaction message is forbidden",
+			return false, outcome.Errorf(outcome.NoPermission, "the broker[%s] sending transaction message is forbidden",
 				s.opts.StoreHost.Addr())
 		}
-		return nil
+		return false, nil
 	}
-	if level := policy.DelayLevel(schedule.DelayLevel(r.Properties), s.opts.MaxDelayLevel); level > 0 && !dlq {
+	if dlq {
+		return false, nil
+	}
+	if s.Timers != nil {
+		if ok, err := s.Timers.Divert(m); ok || err != nil {
+			return ok, err
+		}
+	}
+	if level := policy.DelayLevel(schedule.DelayLevel(m.Properties), s.opts.MaxDelayLevel); level > 0 {
 		schedule.Defer(m, level, s.opts.MaxDelayLevel)
 	}
-	return nil
+	return false, nil
 }
 
-// result turns a put into the send's outcome and counts n stored messages.
-func (s *Service) result(res *store.PutResult, t target, props string, n int) (Result, error) {
+// consumedFrom is the topic a retried message was first consumed from: its RETRY_TOPIC, else topic.
+func consumedFrom(props, topic string) string {
+	if t, ok := message.LookupPropertyString(props, message.PropertyRetryTopic); ok && t != "" {
+		return t
+	}
+	return topic
+}
+
+// result turns a put into the send's outcome and counts n messages stored in topic stored (the
+// delay or half topic for a delayed or transaction message, as RocketMQ 5 counts them).
+func (s *Service) result(res *store.PutResult, t target, stored, props string, n int) (Result, error) {
 	if err := policy.PutFailure(res); err != nil {
 		return Result{}, err
 	}
 	if s.Metrics != nil {
-		s.Metrics.MessagesIn(t.topic, MessageType(props, t.cfg), n, int(res.WroteBytes))
+		s.Metrics.MessagesIn(stored, MessageType(props, t.cfg), n, int(res.WroteBytes))
 	}
 	k, remark := policy.PutOutcome(res.Status, res.Remark)
 	return Result{Status: k, Remark: remark, QueueID: t.queueID, Put: *res}, nil

@@ -11,6 +11,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
 
 type env struct {
@@ -176,7 +177,7 @@ func TestSendPicksQueue(t *testing.T) {
 
 func TestSendToRetryTopic(t *testing.T) {
 	e := newEnv()
-	r := request("%RETRY%G", message.PropertyDelayTimeLevel, "3")
+	r := request("%RETRY%G", message.PropertyDelayTimeLevel, "3", message.PropertyRetryTopic, "T")
 	r.QueueID, r.ReconsumeTimes = 0, 2
 	_, err := e.svc.Send(*r)
 	require.NoError(t, err)
@@ -196,8 +197,15 @@ func TestSendToRetryTopic(t *testing.T) {
 	_, err = e.svc.Send(*r)
 	require.NoError(t, err)
 	require.Equal(t, "%DLQ%G", e.store.puts[2].Topic, "the producer's maximum wins")
-	require.Equal(t, []string{"%RETRY%G", "%DLQ%G", "%DLQ%G"}, []string{e.metrics.in[0].topic, e.metrics.in[1].topic,
-		e.metrics.in[2].topic}, "the sink is told the target topic, before any delay; it leaves retry and DLQ topics out itself")
+	require.Equal(t, []string{message.ScheduleTopic, "%DLQ%G", "%DLQ%G"}, []string{e.metrics.in[0].topic, e.metrics.in[1].topic,
+		e.metrics.in[2].topic}, "the sink is told the topic written, as RocketMQ 5 counts; it leaves retry and DLQ topics out itself")
+	require.Equal(t, []string{"G/T", "G/T"}, e.metrics.dlq, "dead letters of group G, consumed from T (RETRY_TOPIC)")
+
+	r = request("%RETRY%G")
+	r.ReconsumeTimes = 16
+	_, err = e.svc.Send(*r)
+	require.NoError(t, err)
+	require.Equal(t, "G/%RETRY%G", e.metrics.dlq[2], "without RETRY_TOPIC, the retry topic")
 }
 
 func TestSendDelayed(t *testing.T) {
@@ -211,7 +219,8 @@ func TestSendDelayed(t *testing.T) {
 	require.Equal(t, "4", props[message.PropertyDelayTimeLevel])
 	require.Equal(t, "T", props[message.PropertyRealTopic])
 	require.Equal(t, "1", props[message.PropertyRealQueueID])
-	require.Equal(t, metrics.Delay, e.metrics.in[0].typ)
+	require.Equal(t, counted{message.ScheduleTopic, metrics.Delay, 1, 50}, e.metrics.in[0],
+		"counted where it was written, the delay topic, as RocketMQ 5 counts it")
 
 	e = newEnv(func(o *Options) { o.MaxDelayLevel = 0 })
 	_, err = e.svc.Send(*request("T", message.PropertyDelayTimeLevel, "2"))
@@ -226,7 +235,9 @@ func TestSendTransactionHalf(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, e.tx.prepared, 1, "a half is prepared, not delayed")
 	require.Equal(t, "T", e.tx.prepared[0].Topic)
-	require.Equal(t, metrics.Transaction, e.metrics.in[0].typ)
+	require.Equal(t, counted{systopic.TransHalf, metrics.Transaction, 1, 50}, e.metrics.in[0])
+	require.Equal(t, []string{"T"}, e.metrics.half, "one half message of T")
+	require.Empty(t, e.metrics.dlq)
 
 	e.tx.refuse = true
 	_, err = e.svc.Send(*r)

@@ -35,12 +35,19 @@ type Groups interface {
 	FindOrCreateFor(owner uint64, group string) (cfg body.SubscriptionGroupConfig, ok bool, refused error)
 }
 
+// Metrics counts dead letters.
+type Metrics interface {
+	SentToDLQ(group, topic string)
+}
+
 // Options are the broker settings a send-back depends on.
 type Options struct {
 	BrokerName       string
 	BrokerPermission int
 	// MaxDelayLevel is the number of messageDelayLevel entries.
 	MaxDelayLevel int
+	// Metrics, if set, counts the messages sent to a dead-letter topic.
+	Metrics Metrics
 }
 
 // Service serves send-backs.
@@ -107,7 +114,11 @@ func (s *Service) SendBack(r Request) error {
 		GroupMax: gc.RetryMaxTimes, DelayLevel: int(r.DelayLevel), BrokerDelay: true})
 	m := s.nextAttempt(orig, r, gc, next)
 	res := s.store.PutMessage(&m)
-	return policy.PutFailure(&res)
+	err := policy.PutFailure(&res)
+	if err == nil && next.DLQ && s.opts.Metrics != nil {
+		s.opts.Metrics.SentToDLQ(r.Group, consumedFrom(orig))
+	}
+	return err
 }
 
 // nextAttempt is the message to store for the failed orig: a copy with one more reconsume, the
@@ -150,6 +161,15 @@ func (s *Service) destination(group string, gc body.SubscriptionGroupConfig, dlq
 	name := systopic.DLQ(group)
 	s.topics.CreateTopicInSendMessageBack(name, 1, perm, 0)
 	return name, 0
+}
+
+// consumedFrom is the topic the failed message was first consumed from: its RETRY_TOPIC when it
+// came from a retry topic, else its own.
+func consumedFrom(orig *message.MessageExt) string {
+	if t := orig.Props[message.PropertyRetryTopic]; t != "" {
+		return t
+	}
+	return orig.Topic
 }
 
 // tracedProps are orig's properties with where it came from: its first topic (RETRY_TOPIC), its

@@ -51,11 +51,16 @@ func (f fakeGroups) FindOrCreateFor(owner uint64, group string) (body.Subscripti
 	return g, ok, nil
 }
 
+type fakeMetrics struct{ dlq []string }
+
+func (f *fakeMetrics) SentToDLQ(group, topic string) { f.dlq = append(f.dlq, group+"/"+topic) }
+
 type env struct {
-	svc    *Service
-	store  *fakeStore
-	topics *fakeTopics
-	groups fakeGroups
+	svc     *Service
+	store   *fakeStore
+	topics  *fakeTopics
+	groups  fakeGroups
+	metrics *fakeMetrics
 }
 
 var storeHost = netip.MustParseAddrPort("10.0.0.9:10911")
@@ -64,8 +69,9 @@ func newEnv(perm int) *env {
 	g := body.NewSubscriptionGroupConfig("G")
 	g.RetryQueueNums = 2
 	e := &env{topics: &fakeTopics{created: map[string]int{}}, groups: fakeGroups{"G": g},
-		store: &fakeStore{msgs: map[int64]message.MessageExt{}}}
-	e.svc = New(Options{BrokerName: "broker-a", BrokerPermission: perm, MaxDelayLevel: 18}, e.store, e.topics, e.groups)
+		store: &fakeStore{msgs: map[int64]message.MessageExt{}}, metrics: &fakeMetrics{}}
+	e.svc = New(Options{BrokerName: "broker-a", BrokerPermission: perm, MaxDelayLevel: 18, Metrics: e.metrics},
+		e.store, e.topics, e.groups)
 	e.svc.pick = func(n int32) int32 { return n - 1 }
 	return e
 }
@@ -147,8 +153,20 @@ func TestSendBackToDLQ(t *testing.T) {
 			}
 			require.Equal(t, strconv.Itoa(int(want)), props[message.PropertyMaxReconsumeTimes])
 			require.Equal(t, map[string]int{"%RETRY%G": 2, "%DLQ%G": 1}, e.topics.created)
+			require.Equal(t, []string{"G/Orders"}, e.metrics.dlq, "one dead letter of G, consumed from Orders")
 		})
 	}
+}
+
+func TestSendBackDLQCountsTheFirstTopic(t *testing.T) {
+	e := newEnv(body.PermRead | body.PermWrite)
+	e.stored(1, 16, message.PropertyRetryTopic, "Payments")
+	require.NoError(t, e.svc.SendBack(Request{Offset: 1, Group: "G", MaxReconsumeTimes: -1}))
+	require.Equal(t, []string{"G/Payments"}, e.metrics.dlq, "a retry's dead letter counts under its RETRY_TOPIC")
+
+	e.stored(2, 1)
+	require.NoError(t, e.svc.SendBack(Request{Offset: 2, Group: "G", MaxReconsumeTimes: -1}))
+	require.Len(t, e.metrics.dlq, 1, "a retry is no dead letter")
 }
 
 func TestSendBackRefusals(t *testing.T) {

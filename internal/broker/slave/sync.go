@@ -13,6 +13,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/rocketgo/rocketgo/internal/lifecycle"
 	"github.com/rocketgo/rocketgo/internal/vfs"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
@@ -50,12 +51,19 @@ type DelayOffsets interface {
 	ReplaceOffsets(offsets map[int]int64)
 }
 
-// Deps are the tables a Syncer fills; Delay may be nil.
+// Timers is the slave's timer service; *timing.Service satisfies it.
+type Timers interface {
+	SetMasterProgress(checkpoint []byte) error
+	SetMasterMetrics(m body.TimerMetrics)
+}
+
+// Deps are the tables a Syncer fills; Delay and Timers may be nil.
 type Deps struct {
 	Topics  Topics
 	Groups  Groups
 	Offsets Offsets
 	Delay   DelayOffsets
+	Timers  Timers
 }
 
 // Options configure a Syncer. Zero values take Java 4.9's.
@@ -88,9 +96,8 @@ type Syncer struct {
 
 	ctx       context.Context // cancelled by Close: ends a pass's requests
 	cancel    context.CancelFunc
-	wg        sync.WaitGroup
+	loop      lifecycle.Group // the pass loop; it ends when ctx is cancelled
 	startOnce sync.Once
-	closeOnce sync.Once
 }
 
 // applied remembers the master version a table was last replaced with and the slave's own
@@ -141,22 +148,16 @@ func (s *Syncer) MasterAddr() string { return *s.master.Load() }
 
 // Start runs a pass after InitialDelay and then every Interval.
 func (s *Syncer) Start() {
-	s.startOnce.Do(func() {
-		s.wg.Add(1)
-		go s.run()
-	})
+	s.startOnce.Do(func() { s.loop.Go(func(<-chan struct{}) { s.run() }) })
 }
 
 // Close stops the passes and waits for the one running. It is idempotent.
 func (s *Syncer) Close() {
-	s.closeOnce.Do(func() {
-		s.cancel()
-		s.wg.Wait()
-	})
+	s.cancel()
+	s.loop.Stop()
 }
 
 func (s *Syncer) run() {
-	defer s.wg.Done()
 	t := time.NewTimer(s.opts.InitialDelay)
 	defer t.Stop()
 	var lastErr string
@@ -185,7 +186,9 @@ var errNoMaster = errors.New("slave: no master address known yet")
 
 // SyncAll runs one pass: topic configs (GET_ALL_TOPIC_CONFIG), consumer offsets
 // (GET_ALL_CONSUMER_OFFSET), delay offsets (GET_ALL_DELAY_OFFSET) and subscription groups
-// (GET_ALL_SUBSCRIPTIONGROUP_CONFIG), in Java's order. A failed step does not stop the others.
+// (GET_ALL_SUBSCRIPTIONGROUP_CONFIG), in Java's order, then the timer's progress
+// (GET_TIMER_CHECK_POINT) and pending counts (GET_TIMER_METRICS), as RocketMQ 5 does. A failed
+// step does not stop the others.
 func (s *Syncer) SyncAll(ctx context.Context) error {
 	addr := s.MasterAddr()
 	if addr == "" {
@@ -198,7 +201,31 @@ func (s *Syncer) SyncAll(ctx context.Context) error {
 		s.syncOffsets(ctx, addr),
 		s.syncDelayOffsets(ctx, addr),
 		s.syncGroups(ctx, addr),
+		s.syncTimers(ctx, addr),
 	)
+}
+
+// syncTimers hands the master's timer checkpoint and pending counts to the slave's timer service.
+func (s *Syncer) syncTimers(ctx context.Context, addr string) error {
+	if s.deps.Timers == nil {
+		return nil
+	}
+	data, err := s.fetch(ctx, addr, protocol.GetTimerCheckPoint)
+	if err != nil {
+		return err
+	}
+	if err := s.deps.Timers.SetMasterProgress(data); err != nil {
+		return fmt.Errorf("slave: timer checkpoint from %s: %w", addr, err)
+	}
+	if data, err = s.fetch(ctx, addr, protocol.GetTimerMetrics); err != nil {
+		return err
+	}
+	var m body.TimerMetrics
+	if err := body.Unmarshal(data, &m); err != nil {
+		return fmt.Errorf("slave: timer metrics from %s: %w", addr, err)
+	}
+	s.deps.Timers.SetMasterMetrics(m)
+	return nil
 }
 
 // fetch asks the master for one table.

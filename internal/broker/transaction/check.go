@@ -50,6 +50,9 @@ func (s *Service) checkQueue(q int32) {
 	halfOff := s.consumeOffset(systopic.TransHalf, q)
 	opOff := s.consumeOffset(systopic.TransOpHalf, q)
 	end := s.st.MaxOffsetInQueue(systopic.TransHalf, q) // copies put back during the pass lie beyond it
+	if halfOff >= end {
+		return // no half message to look at: no store read, so an idle broker shows no get traffic
+	}
 	p := &queuePass{s: s, start: begin.UnixMilli(), ops: newOpReader(s, q, opOff, halfOff)}
 	p.ops.fill()
 	next := halfOff
@@ -90,6 +93,9 @@ func (p *queuePass) handle(half *message.MessageExt) bool {
 			zap.String("producerGroup", half.Props[message.PropertyProducerGroup]),
 			zap.Int64("halfOffset", half.QueueOffset), zap.Int64("commitLogOffset", half.PhysicalOffset),
 			zap.Int("checkTimes", times-1), zap.Time("born", time.UnixMilli(half.BornTimestamp)))
+		if m := s.opts.Metrics; m != nil {
+			m.HalfDiscarded(half.Props[message.PropertyRealTopic])
+		}
 		return true
 	}
 	if half.StoreTimestamp >= p.start {

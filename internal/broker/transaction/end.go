@@ -79,11 +79,19 @@ func (s *Service) End(r EndRequest) error {
 		if err != nil {
 			return &EndError{Reason: err.Error()}
 		}
+		if s.opts.Timers != nil {
+			if _, err := s.opts.Timers.Divert(m); err != nil {
+				return err // the timer's refusal, with its kind and remark
+			}
+		}
 		if res, ok := s.put(m, "committed message"); !ok {
 			return &CommitPutError{Result: res}
 		}
 	}
 	s.settle(half)
+	if m := s.opts.Metrics; m != nil {
+		m.TransactionEnded(half.Props[message.PropertyRealTopic], r.CommitOrRollback == StateCommit, half.BornTimestamp)
+	}
 	s.lg.Debug("transaction ended", zap.String("group", r.ProducerGroup), zap.String("msgId", r.MsgID),
 		zap.Bool("commit", r.CommitOrRollback == StateCommit), zap.Bool("fromCheck", r.FromTransactionCheck),
 		zap.Int64("halfOffset", half.QueueOffset))

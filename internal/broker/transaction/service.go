@@ -10,6 +10,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/rocketgo/rocketgo/internal/broker/client"
+	"github.com/rocketgo/rocketgo/internal/lifecycle"
 	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
@@ -62,8 +63,24 @@ type Options struct {
 	// MaxDelayLevel is the number of delay levels: a committed message with a DELAY property goes
 	// through the delay queues.
 	MaxDelayLevel int
+	// Timers, when set, turns a committed message that asks for a delivery time into a timer
+	// message (timing.Service), as Java's commit goes through the same hook as a send.
+	Timers Diverter
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Metrics, if set, counts ended and discarded transactions.
+	Metrics Metrics
+}
+
+// Metrics counts how transactions end.
+type Metrics interface {
+	TransactionEnded(realTopic string, commit bool, bornMillis int64)
+	HalfDiscarded(realTopic string)
+}
+
+// Diverter turns a message that asks for a delivery time into a timer message.
+type Diverter interface {
+	Divert(m *store.Message) (bool, error)
 }
 
 func (o *Options) setDefaults() {
@@ -96,11 +113,9 @@ type Service struct {
 	lg        *zap.Logger
 	uniq      *message.UniqIDGenerator
 
-	checkMu sync.Mutex // one check pass at a time
-	stopc   chan struct{}
-	wg      sync.WaitGroup
+	checkMu sync.Mutex      // one check pass at a time
+	loop    lifecycle.Group // the check-back loop
 	start   sync.Once
-	close   sync.Once
 }
 
 // New returns a Service; nothing runs until Start.
@@ -114,8 +129,7 @@ func New(opts Options, st Store, offsets Offsets, producers Producers, topics To
 		ip = netip.AddrFrom4([4]byte{127, 0, 0, 1})
 	}
 	return &Service{opts: opts, st: st, offsets: offsets, producers: producers, topics: topics, lg: lg,
-		uniq:  message.NewUniqIDGenerator(ip, os.Getpid(), int32(time.Now().UnixNano()>>7), nil),
-		stopc: make(chan struct{})}
+		uniq: message.NewUniqIDGenerator(ip, os.Getpid(), int32(time.Now().UnixNano()>>7), nil)}
 }
 
 // Prepare turns m, a send IsHalfSend picked out, into its half message, to be stored as is; it
@@ -131,19 +145,15 @@ func (s *Service) Prepare(m *store.Message) error {
 // Start runs the check-back loop: a pass every CheckInterval (the first one interval after Start).
 // Only a master runs it.
 func (s *Service) Start() {
-	s.start.Do(func() {
-		s.wg.Add(1)
-		go s.run()
-	})
+	s.start.Do(func() { s.loop.Go(s.run) })
 }
 
-func (s *Service) run() {
-	defer s.wg.Done()
+func (s *Service) run(stop <-chan struct{}) {
 	t := time.NewTicker(s.opts.CheckInterval)
 	defer t.Stop()
 	for {
 		select {
-		case <-s.stopc:
+		case <-stop:
 			return
 		case <-t.C:
 			s.Check()
@@ -154,21 +164,11 @@ func (s *Service) run() {
 // Close stops the loop, interrupting a pass between two half messages. The offsets it reached
 // are in the offset table, which its owner persists.
 func (s *Service) Close() error {
-	s.close.Do(func() {
-		close(s.stopc)
-		s.wg.Wait()
-	})
+	s.loop.Stop()
 	return nil
 }
 
-func (s *Service) stopping() bool {
-	select {
-	case <-s.stopc:
-		return true
-	default:
-		return false
-	}
-}
+func (s *Service) stopping() bool { return s.loop.Stopped() }
 
 func (s *Service) nowMillis() int64 { return s.opts.Now().UnixMilli() }
 

@@ -2,6 +2,7 @@ package transaction
 
 import (
 	"errors"
+	"fmt"
 	"net/netip"
 	"strconv"
 	"sync"
@@ -403,4 +404,30 @@ func TestCheckLoop(t *testing.T) {
 	n := len(e.ch.requests())
 	e.svc.Check() // a stopped service makes no more passes
 	require.Len(t, e.ch.requests(), n)
+}
+
+type fakeMetrics struct{ events []string }
+
+func (f *fakeMetrics) TransactionEnded(topic string, commit bool, born int64) {
+	f.events = append(f.events, fmt.Sprintf("end %s commit=%v born=%v", topic, commit, born > 0))
+}
+
+func (f *fakeMetrics) HalfDiscarded(topic string) { f.events = append(f.events, "discard "+topic) }
+
+func TestMetricsOfEndsAndDiscards(t *testing.T) {
+	m := &fakeMetrics{}
+	e := newEnv(t, func(o *Options) { o.Metrics = m; o.Timeout = time.Millisecond; o.CheckMax = 1 })
+	require.NoError(t, e.end(e.sendHalf(t, "U-1", 0), StateCommit))
+	half := e.sendHalf(t, "U-2", 0)
+	require.NoError(t, e.end(half, StateUnknown))
+	require.NoError(t, e.end(half, StateRollback))
+	require.Equal(t, []string{"end Orders commit=true born=true", "end Orders commit=false born=true"}, m.events,
+		"the real topic, not the half topic; an unknown state ends nothing")
+
+	m.events = nil
+	e.sendHalf(t, "U-3", time.Hour)
+	e.svc.Check() // checked once, the maximum: a copy is put back
+	e.waitQueue(t, systopic.TransHalf, 0, 4)
+	e.svc.Check() // the copy is discarded
+	require.Equal(t, []string{"discard Orders"}, m.events)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -13,39 +14,77 @@ import (
 	"github.com/rocketgo/rocketgo/internal/admin"
 )
 
-// newClusterListCommand is `mqadmin clusterList [-m]`: every broker of every cluster with its
-// version and load (GET_BROKER_CLUSTER_INFO, then GET_BROKER_RUNTIME_INFO per broker).
+// newClusterListCommand is `mqadmin clusterList [-m] [-c cluster] [-i seconds]`: every broker of
+// every cluster (or of -c's, RocketMQ 5) with its version and load (GET_BROKER_CLUSTER_INFO, then
+// GET_BROKER_RUNTIME_INFO per broker); with -i the table again every so many seconds until
+// interrupted.
 func newClusterListCommand(env *adminEnv) *cobra.Command {
-	var moreStats bool
+	var (
+		moreStats bool
+		cluster   string
+		interval  int
+	)
 	cmd := &cobra.Command{
 		Use:   "clusterList",
-		Short: "List every broker of every cluster with its load",
+		Short: "List cluster infos",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if interval < 0 {
+				return fmt.Errorf("-i %d: want seconds, 0 or more", interval)
+			}
 			c := env.client()
 			defer c.Close()
-			info, err := c.ClusterInfo(cmd.Context())
-			if err != nil {
-				return err
-			}
-			brokers := admin.Brokers(info)
-			stats := make([]map[string]string, len(brokers))
-			var errs []error
-			for i, b := range brokers {
-				if stats[i], err = c.BrokerRuntimeInfo(cmd.Context(), b.Addr); err != nil {
-					errs = append(errs, err)
+			ctx := cmd.Context()
+			for i := 0; ; i++ {
+				if i > 0 {
+					select {
+					case <-ctx.Done():
+						return nil
+					case <-time.After(time.Duration(interval) * time.Second):
+					}
+				}
+				err := printClusterList(cmd, c, strings.TrimSpace(cluster), moreStats)
+				if !cmd.Flags().Changed("interval") {
+					return err
+				}
+				if ctx.Err() != nil {
+					return nil // interrupted: the end of an -i run
+				}
+				if err != nil {
+					return err
 				}
 			}
-			if moreStats {
-				printClusterTotals(cmd.OutOrStdout(), brokers, stats)
-			} else {
-				printClusterBase(cmd.OutOrStdout(), brokers, stats, time.Now())
-			}
-			return errors.Join(errs...)
 		},
 	}
 	cmd.Flags().BoolVarP(&moreStats, "moreStats", "m", false, "print message totals of yesterday and today")
+	cmd.Flags().StringVarP(&cluster, "clusterName", "c", "", "which cluster")
+	cmd.Flags().IntVarP(&interval, "interval", "i", 1, "print again every so many seconds")
 	return cmd
+}
+
+// printClusterList prints the table once.
+func printClusterList(cmd *cobra.Command, c *admin.Client, cluster string, moreStats bool) error {
+	info, err := c.ClusterInfo(cmd.Context())
+	if err != nil {
+		return err
+	}
+	brokers := admin.Brokers(info)
+	if cluster != "" {
+		brokers = slices.DeleteFunc(brokers, func(b admin.BrokerAddr) bool { return b.Cluster != cluster })
+	}
+	stats := make([]map[string]string, len(brokers))
+	var errs []error
+	for i, b := range brokers {
+		if stats[i], err = c.BrokerRuntimeInfo(cmd.Context(), b.Addr); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if moreStats {
+		printClusterTotals(cmd.OutOrStdout(), brokers, stats)
+	} else {
+		printClusterBase(cmd.OutOrStdout(), brokers, stats, time.Now())
+	}
+	return errors.Join(errs...)
 }
 
 // printClusterBase writes Java's clusterList table. The in and out TPS are the first (10 s)

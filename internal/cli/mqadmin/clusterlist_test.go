@@ -2,7 +2,10 @@ package mqadmin
 
 import (
 	"bytes"
+	"context"
 	"regexp"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -10,6 +13,7 @@ import (
 
 	"github.com/rocketgo/rocketgo/internal/admin"
 	"github.com/rocketgo/rocketgo/internal/admin/admintest"
+	"github.com/rocketgo/rocketgo/internal/broker"
 )
 
 // TestClusterList: one line per broker with its cluster, name, id, address, version and load.
@@ -52,4 +56,48 @@ func TestClusterListLayout(t *testing.T) {
 		"C                 broker-a                0     10.0.0.1:10911         V4_9_8                1234.50(3,7ms)        12.25(0,0ms)          0  9.50 0.1250\n" +
 		"C                 broker-a                1     10.0.0.2:10911                                    0.00(,ms)           0.00(,ms)             0.00 0.0000\n"
 	require.Equal(t, want, buf.String())
+}
+
+// syncBuffer is a buffer a command writes to while the test reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// TestClusterListClusterAndInterval: -c (RocketMQ 5) keeps one cluster's brokers; -i prints the
+// table again every so many seconds until the command's context ends.
+func TestClusterListClusterAndInterval(t *testing.T) {
+	cl := admintest.Start(t, "broker-a")
+	admintest.StartBroker(t, cl.NamesrvAddr, func(o *broker.Options) { o.ClusterName, o.BrokerName = "OtherCluster", "broker-o" })
+	require.Eventually(t, func() bool { return len(cl.Namesrv.Routes().ClusterInfo().ClusterAddrTable) == 2 }, admintest.WaitFor, 10*time.Millisecond)
+	ls := lines(mustRunAdmin(t, "clusterList", "-c", "OtherCluster", "-n", cl.NamesrvAddr))
+	require.Len(t, ls, 2)
+	require.Regexp(t, `^OtherCluster\s+broker-o\s+0\s`, ls[1])
+	require.Len(t, lines(mustRunAdmin(t, "clusterList", "-n", cl.NamesrvAddr)), 3)
+	require.Len(t, lines(mustRunAdmin(t, "clusterList", "-c", "NoSuch", "-n", cl.NamesrvAddr)), 1, "the header only, as Java")
+
+	cmd := newRootCommand(testEnv(t))
+	var out syncBuffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&out)
+	cmd.SetArgs([]string{"clusterList", "-i", "0", "-m", "-n", cl.NamesrvAddr})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- cmd.ExecuteContext(ctx) }()
+	require.Eventually(t, func() bool { return strings.Count(out.String(), "#Cluster Name") >= 3 }, admintest.WaitFor, 10*time.Millisecond)
+	cancel()
+	require.NoError(t, <-done)
+	require.Regexp(t, `DefaultCluster\s+broker-a\s+\d+`, out.String())
 }

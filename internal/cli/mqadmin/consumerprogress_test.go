@@ -18,7 +18,8 @@ import (
 )
 
 // TestConsumerProgress: with -g one line per queue with the broker's and the group's offsets and
-// the lag, then the totals; without -g one line per group.
+// the lag in 4.9's columns, then the totals; -s true adds the Client IP column, -t one topic;
+// without -g one line per group.
 func TestConsumerProgress(t *testing.T) {
 	cl := admintest.Start(t)
 	b := cl.Brokers[0]
@@ -36,10 +37,21 @@ func TestConsumerProgress(t *testing.T) {
 	out := mustRunAdmin(t, "consumerProgress", "-g", "ProgGroup", "-n", cl.NamesrvAddr)
 	ls := lines(out)
 	require.Len(t, ls, 6, out)
+	require.Regexp(t, `^#Topic\s+#Broker Name\s+#QID\s+#Broker Offset\s+#Consumer Offset\s+#Diff\s+#LastTime$`, ls[0])
+	require.Regexp(t, `^Prog {60}\s+broker-a\s+0\s+5\s+2\s+3\s+`+dateTime(consumed)+`$`, ls[1])
+	require.Regexp(t, `^Prog\s+broker-a\s+1\s+1\s+1\s+0\s+\S`, ls[2])
+	require.Equal(t, []string{"", "Consume TPS: 0.00", "Diff Total: 3"}, ls[3:])
+
+	// -s true adds the Client IP column; the heartbeat's client cannot be asked for its running
+	// info, so its queues read N/A as in Java. -t (RocketMQ 5) keeps one topic.
+	out = mustRunAdmin(t, "consumerProgress", "-g", "ProgGroup", "-s", "true", "-t", "Prog", "-n", cl.NamesrvAddr)
+	ls = lines(out)
+	require.Len(t, ls, 6, out)
 	require.Regexp(t, `^#Topic\s+#Broker Name\s+#QID\s+#Broker Offset\s+#Consumer Offset\s+#Client IP\s+#Diff\s+#LastTime$`, ls[0])
-	require.Regexp(t, `^Prog\s+broker-a\s+0\s+5\s+2\s+NA\s+3\s+`+dateTime(consumed)+`$`, ls[1])
-	require.Regexp(t, `^Prog\s+broker-a\s+1\s+1\s+1\s+NA\s+0\s+\S`, ls[2])
-	require.Equal(t, []string{"", "Consume TPS: 0.0", "Diff Total: 3"}, ls[3:])
+	require.Regexp(t, `^Prog\s+broker-a\s+0\s+5\s+2\s+N/A\s+3\s+`+dateTime(consumed)+`$`, ls[1])
+	out = mustRunAdmin(t, "consumerProgress", "-g", "ProgGroup", "-t", "%RETRY%ProgGroup", "-n", cl.NamesrvAddr)
+	require.NotContains(t, out, "Prog ", out)
+	require.Contains(t, out, "%RETRY%ProgGroup", out)
 
 	out = mustRunAdmin(t, "consumerProgress", "-n", cl.NamesrvAddr)
 	require.Regexp(t, `^#Group\s+#Count\s+#Version\s+#Type\s+#Model\s+#TPS\s+#Diff Total$`, lines(out)[0])
@@ -51,7 +63,8 @@ func TestConsumerProgress(t *testing.T) {
 }
 
 // TestConsumeStatsClientIP: the Client IP column comes from each member's running info when the
-// broker relays GET_CONSUMER_RUNNING_INFO (here a stand-in broker answers it).
+// broker relays GET_CONSUMER_RUNNING_INFO (here a stand-in broker answers it): the part of the
+// client id before '@', as Java's consumerProgress prints it.
 func TestConsumeStatsClientIP(t *testing.T) {
 	mq0 := body.MessageQueue{Topic: "T", BrokerName: "b", QueueID: 0}
 	mq1 := body.MessageQueue{Topic: "T", BrokerName: "b", QueueID: 1}
@@ -61,7 +74,7 @@ func TestConsumeStatsClientIP(t *testing.T) {
 	statsBody, err := cs.Encode()
 	require.NoError(t, err)
 	conns, err := body.Marshal(body.ConsumerConnection{ConnectionSet: []body.Connection{
-		{ClientID: "c1", ClientAddr: "10.2.3.4:5555", Language: "GO", Version: 317}}})
+		{ClientID: "10.2.3.4@5555", ClientAddr: "127.0.0.1:5555", Language: "GO", Version: 317}}})
 	require.NoError(t, err)
 	answers := map[protocol.RequestCode][]byte{
 		protocol.GetConsumeStats:           statsBody,
@@ -96,7 +109,7 @@ func TestConsumeStatsClientIP(t *testing.T) {
 	var buf bytes.Buffer
 	printConsumeStats(&buf, cs, owners)
 	ls := lines(buf.String())
-	require.Regexp(t, `^T\s+b\s+0\s+4\s+4\s+NA\s+0\s*$`, ls[1])
-	require.Regexp(t, `^T\s+b\s+1\s+9\s+2\s+10\.2\.3\.4\s+7\s*$`, ls[2])
-	require.Equal(t, []string{"", "Consume TPS: 1.5", "Diff Total: 7"}, ls[3:])
+	require.Regexp(t, `^T\s+b\s+0\s+4\s+4\s+N/A\s+0\s+N/A$`, ls[1])
+	require.Regexp(t, `^T\s+b\s+1\s+9\s+2\s+10\.2\.3\.4\s+7\s+N/A$`, ls[2])
+	require.Equal(t, []string{"", "Consume TPS: 1.50", "Diff Total: 7"}, ls[3:])
 }

@@ -3,6 +3,8 @@ package mqadmin
 import (
 	"bytes"
 	"compress/zlib"
+	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -14,20 +16,26 @@ import (
 )
 
 // TestQueryMsgByID: the offset id leads straight to the storing broker, no name server needed;
-// every field is printed, the body as text. Several ids print several messages; a bad one fails.
+// every field is printed as Java does, the body goes to a file (and is printed with -f), then each
+// consumer group's track. Several ids print several messages; -t also finds a unique key; a bad id
+// fails.
 func TestQueryMsgByID(t *testing.T) {
 	cl := admintest.Start(t)
 	b := cl.Brokers[0]
 	cl.CreateTopic(t, "ById", 2)
+	const uniq = "0A00000100000000000000000000FFFF"
 	sent := admintest.Send(t, b, brokertest.Msg{Topic: "ById", QueueID: 1, Body: []byte("hello, world"), Tags: "TagA",
-		Keys: "k1 k2", Props: map[string]string{message.PropertyUniqClientMessageID: "0A00000100000000000000000000FFFF"}})
+		Keys: "k1 k2", Props: map[string]string{message.PropertyUniqClientMessageID: uniq}})
 	other := admintest.Send(t, b, brokertest.Msg{Topic: "ById", QueueID: 0, Body: []byte{0, 1, 2, 0xff}})
 	_, phyOff, err := message.ParseOffsetMsgID(sent.OffsetMsgID)
 	require.NoError(t, err)
 	stored := b.Store().LookMessageByOffset(phyOff)
 	require.NotNil(t, stored)
 
-	out := mustRunAdmin(t, "queryMsgById", "-i", sent.OffsetMsgID)
+	env := testEnv(t)
+	out, errOut, err := runAdminEnv(t, env, "queryMsgById", "-i", sent.OffsetMsgID, "-n", cl.NamesrvAddr)
+	require.NoError(t, err, errOut)
+	bodyPath := filepath.Join(env.tmpDir, "msgbodys", uniq)
 	require.Equal(t, []string{
 		"OffsetID:            " + sent.OffsetMsgID,
 		"Topic:               ById",
@@ -43,16 +51,32 @@ func TestQueryMsgByID(t *testing.T) {
 		"Store Host:          " + admintest.Addr(b),
 		"System Flag:         0",
 		"Properties:          " + propertiesText(stored.Props),
-		"Message Body:        hello, world",
+		"Message Body Path:   " + bodyPath,
+		"",
+		"",
+		"WARN: No Consumer",
 	}, lines(out))
+	require.Contains(t, out, "KEYS=k1 k2, TAGS=TagA, UNIQ_KEY="+uniq)
+	data, err := os.ReadFile(bodyPath)
+	require.NoError(t, err)
+	require.Equal(t, "hello, world", string(data))
 
-	require.Contains(t, out, "KEYS=k1 k2, TAGS=TagA, UNIQ_KEY=0A00000100000000000000000000FFFF")
+	// A consumer group of the topic: its track says whether it consumed the message.
+	conn := admintest.Heartbeat(t, b, "10.1.1.1@7", "ByIdGroup", map[string]string{"ById": "TagA"})
+	defer conn.Close()
+	admintest.CommitOffset(t, b, "ByIdGroup", "ById", 1, 1)
+	cl.WaitRoute(t, "%RETRY%ByIdGroup")
+	out = mustRunAdmin(t, "queryMsgById", "-i", sent.OffsetMsgID+", "+other.OffsetMsgID, "-f", "UTF-8", "-n", cl.NamesrvAddr)
+	require.Contains(t, out, "Message Body:        hello, world\n\n\n"+
+		"MessageTrack [consumerGroup=ByIdGroup, trackType=CONSUMED, exceptionDesc=null]\nOffsetID:            "+other.OffsetMsgID+"\n")
+	require.Contains(t, out, "Tags:                [null]\nKeys:                [null]\n")
+	require.Contains(t, out, "MessageTrack [consumerGroup=ByIdGroup, trackType=NOT_CONSUME_YET, exceptionDesc=null]\n")
 
-	out = mustRunAdmin(t, "queryMsgById", "-i", sent.OffsetMsgID+", "+other.OffsetMsgID)
-	require.Contains(t, out, "Message Body:        hello, world\n\nOffsetID:            "+other.OffsetMsgID+"\n")
-	require.Contains(t, out, "Message Body:        (4 bytes, not text) 000102ff\n")
+	// With -t, a unique key.
+	out = mustRunAdmin(t, "queryMsgById", "-i", uniq, "-t", "ById", "-n", cl.NamesrvAddr)
+	require.Contains(t, out, "OffsetID:            "+sent.OffsetMsgID+"\n")
 
-	_, errOut, err := runAdmin(t, "queryMsgById", "-i", "XYZ")
+	_, errOut, err = runAdmin(t, "queryMsgById", "-i", "XYZ")
 	require.Error(t, err)
 	require.Contains(t, errOut, `"XYZ" is not an offset message id`)
 }

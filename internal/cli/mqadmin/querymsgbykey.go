@@ -11,14 +11,16 @@ import (
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
 )
 
-// newQueryMsgByKeyCommand is `mqadmin queryMsgByKey -t T -k KEY [-b begin -e end]`: the topic's
-// messages carrying KEY among their keys, from every broker of its route (QUERY_MESSAGE). Times
-// are ms since the epoch; by default all time.
+// newQueryMsgByKeyCommand is `mqadmin queryMsgByKey -t T -k KEY [-b begin] [-e end] [-m max]
+// [-c cluster]`: the topic's messages carrying KEY among their keys, from every broker of its
+// route (QUERY_MESSAGE), in Java's columns. Times are ms since the epoch, by default all time;
+// -b, -e, -m and -c are RocketMQ 5's (-c is accepted, the topic's route is used).
 func newQueryMsgByKeyCommand(env *adminEnv) *cobra.Command {
 	var (
 		topic, key string
 		begin, end int64
 		maxNum     int
+		cluster    string
 	)
 	cmd := &cobra.Command{
 		Use:   "queryMsgByKey",
@@ -39,22 +41,22 @@ func newQueryMsgByKeyCommand(env *adminEnv) *cobra.Command {
 	fl.StringVarP(&key, "msgKey", "k", "", "message key")
 	fl.Int64VarP(&begin, "beginTimestamp", "b", 0, "earliest store time, ms since the epoch")
 	fl.Int64VarP(&end, "endTimestamp", "e", math.MaxInt64, "latest store time, ms since the epoch")
-	fl.IntVar(&maxNum, "maxNum", admin.DefaultKeyQueryMax, "most messages asked of each broker")
+	fl.IntVarP(&maxNum, "maxNum", "m", admin.DefaultKeyQueryMax, "The maximum number of messages returned by the query")
+	fl.StringVarP(&cluster, "cluster", "c", "", "Cluster name (accepted; the topic's route is used)")
 	_ = cmd.MarkFlagRequired("topic")
 	_ = cmd.MarkFlagRequired("msgKey")
 	return cmd
 }
 
-// printMessageList writes one line per message: its id (UNIQ_KEY, else the offset id, as Java's
-// client reports msgId), offset id, queue, queue offset and store time.
+// printMessageList writes Java's table: one line per message with its id (UNIQ_KEY, else the
+// offset id, as Java's client reports msgId), queue and queue offset.
 func printMessageList(w io.Writer, msgs []*message.MessageExt) {
-	const format = "%-32s  %-32s  %4s  %20s  %s\n"
-	fmt.Fprintf(w, format, "#Message ID", "#Offset Message ID", "#QID", "#Offset", "#Store Time")
+	fmt.Fprintf(w, "%-50s %4s %40s\n", "#Message ID", "#QID", "#Offset")
 	for _, m := range msgs {
 		id := m.UniqKey()
 		if id == "" {
 			id = m.OffsetMsgID()
 		}
-		fmt.Fprintf(w, "%-32s  %-32s  %4d  %20d  %s\n", id, m.OffsetMsgID(), m.QueueID, m.QueueOffset, humanTime(m.StoreTimestamp))
+		fmt.Fprintf(w, "%-50s %4d %40d\n", id, m.QueueID, m.QueueOffset)
 	}
 }

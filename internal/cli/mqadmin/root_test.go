@@ -11,10 +11,24 @@ import (
 	"github.com/rocketgo/rocketgo/internal/admin/admintest"
 )
 
+// testEnv is a run's environment with the files Java's tools write (message bodies, exports,
+// consumer running info) in temporary directories.
+func testEnv(t *testing.T) *adminEnv {
+	env := defaultEnv()
+	env.tmpDir, env.workDir = t.TempDir(), t.TempDir()
+	return env
+}
+
 // runAdmin runs mqadmin with args and returns what it printed on stdout and stderr.
 func runAdmin(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
-	cmd := NewCommand()
+	return runAdminEnv(t, testEnv(t), args...)
+}
+
+// runAdminEnv runs mqadmin in env.
+func runAdminEnv(t *testing.T, env *adminEnv, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	cmd := newRootCommand(env)
 	var out, errOut bytes.Buffer
 	cmd.SetOut(&out)
 	cmd.SetErr(&errOut)
@@ -37,13 +51,20 @@ func lines(out string) []string { return strings.Split(strings.TrimSuffix(out, "
 // requireLine fails unless some line of out matches the regular expression.
 func requireLine(t *testing.T, out, pattern string) {
 	t.Helper()
+	if !matchesLine(out, pattern) {
+		t.Fatalf("no line matches %q in:\n%s", pattern, out)
+	}
+}
+
+// matchesLine says whether some line of out matches the regular expression.
+func matchesLine(out, pattern string) bool {
 	re := regexp.MustCompile(pattern)
 	for _, l := range lines(out) {
 		if re.MatchString(l) {
-			return
+			return true
 		}
 	}
-	t.Fatalf("no line matches %q in:\n%s", pattern, out)
+	return false
 }
 
 // TestAdminNamesrvFromEnv: without -n the name servers come from NAMESRV_ADDR; with neither the

@@ -1,6 +1,6 @@
 // Package mqbroker is the mqbroker command: it parses the flags, loads broker.conf, maps it onto
-// the broker's options (internal/config), runs the broker until SIGINT or SIGTERM and shuts it
-// down.
+// the broker's options (internal/config), builds the logger from the file's logging keys and the
+// flags, runs the broker until SIGINT or SIGTERM and shuts it down once, whatever signals follow.
 package mqbroker
 
 import (
@@ -13,6 +13,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker"
 	"github.com/rocketgo/rocketgo/internal/cli/clicommon"
 	"github.com/rocketgo/rocketgo/internal/config"
+	"github.com/rocketgo/rocketgo/internal/logging"
 )
 
 // flags are mqbroker's command line.
@@ -44,45 +45,50 @@ func NewCommand() *cobra.Command {
 
 // run loads broker.conf, then prints it (-p) or serves it.
 func (f *flags) run(cmd *cobra.Command) error {
-	lg, err := f.logs.Logger()
-	if err != nil {
-		return err
-	}
-	defer func() { _ = lg.Sync() }()
+	startup := clicommon.NewStartup()
 	overrides := map[string]string{}
 	if f.namesrvAddr != "" {
 		overrides["namesrvAddr"] = f.namesrvAddr
 	}
-	cfg, err := config.LoadBroker(f.confPath, overrides, lg)
+	cfg, err := config.LoadBroker(f.confPath, overrides, startup.Logger())
 	if err != nil {
-		return err
+		return f.logs.Report(startup, err)
 	}
 	if f.print {
 		clicommon.PrintFields(cmd.OutOrStdout(), cfg.Fields())
-		return nil
+		return f.logs.Report(startup, nil)
 	}
-	return f.serve(cmd.Context(), cfg, lg)
+	opts, err := cfg.Options()
+	if err != nil {
+		return f.logs.Report(startup, err)
+	}
+	lg, err := f.logs.Open(opts.Log, "broker", startup)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = lg.Close() }()
+	return f.serve(cmd.Context(), cfg, opts, lg)
 }
 
-// serve runs the broker cfg describes until SIGINT or SIGTERM, or ctx ends.
-func (f *flags) serve(ctx context.Context, cfg *config.Broker, lg *zap.Logger) error {
-	cfg.LogEffective(lg)
-	tuneGC(lg)
-	stopPprof, err := startPprof(pprofListenAddr(f.pprofAddr, cfg.BindAddress), lg)
+// serve runs the broker cfg describes until SIGINT or SIGTERM, or ctx ends, then stops it: the
+// broker (unregistering from the name servers, closing the store cleanly) before the metrics and
+// health listener, which answers /readyz "shutting down" meanwhile.
+func (f *flags) serve(ctx context.Context, cfg *config.Broker, opts config.BrokerOptions, lg *logging.Logger) error {
+	signals := clicommon.NotifySignals(lg.Logger, lg.Reopen)
+	cfg.LogEffective(lg.Logger)
+	tuneGC(lg.Logger)
+	stopPprof, err := startPprof(pprofListenAddr(f.pprofAddr, cfg.BindAddress), lg.Logger)
 	if err != nil {
 		return err
 	}
 	defer stopPprof()
-	opts, err := cfg.Options()
-	if err != nil {
-		return err
-	}
-	reg, stopMetrics, err := clicommon.MetricsServer(opts.Metrics, lg)
+	var ready clicommon.Readiness
+	reg, stopMetrics, err := clicommon.MetricsServer(opts.Metrics, lg.Logger, &ready)
 	if err != nil {
 		return err
 	}
 	defer stopMetrics()
-	b, err := newBroker(opts, reg, lg)
+	b, err := newBroker(opts, reg, lg.Logger)
 	if err != nil {
 		return err
 	}
@@ -90,10 +96,12 @@ func (f *flags) serve(ctx context.Context, cfg *config.Broker, lg *zap.Logger) e
 		_ = b.Close()
 		return err
 	}
+	ready.Serving(b.Ready)
 	lg.Sugar().Infof("The broker[%s, %s] boot success. serializeType=JSON and name server is %s",
 		cfg.BrokerName, cfg.BrokerAddr(), cfg.NamesrvAddr)
-	clicommon.WaitForSignal(ctx, lg)
-	return b.Close()
+	signals.Wait(ctx)
+	ready.Stopping()
+	return signals.Shutdown(b.Close)
 }
 
 // newBroker builds the broker with its TLS certificate loaded and, when reg is set, its metrics.

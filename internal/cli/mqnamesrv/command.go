@@ -1,10 +1,12 @@
 // Package mqnamesrv is the mqnamesrv command: it parses the flags, loads namesrv.conf, maps it
-// onto the name server's options (internal/config), runs the name server until SIGINT or SIGTERM
-// and shuts it down.
+// onto the name server's options (internal/config), builds the logger from the file's logging keys
+// and the flags, runs the name server until SIGINT or SIGTERM and shuts it down once, whatever
+// signals follow.
 package mqnamesrv
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -14,6 +16,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker"
 	"github.com/rocketgo/rocketgo/internal/cli/clicommon"
 	"github.com/rocketgo/rocketgo/internal/config"
+	"github.com/rocketgo/rocketgo/internal/logging"
 	"github.com/rocketgo/rocketgo/internal/metrics"
 	"github.com/rocketgo/rocketgo/internal/namesrv"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
@@ -45,44 +48,61 @@ func NewCommand() *cobra.Command {
 
 // run loads namesrv.conf, then prints it (-p) or serves it.
 func (f *flags) run(cmd *cobra.Command) error {
-	lg, err := f.logs.Logger()
+	startup := clicommon.NewStartup()
+	cfg, err := config.LoadNamesrv(f.confPath, nil, startup.Logger())
 	if err != nil {
-		return err
-	}
-	defer func() { _ = lg.Sync() }()
-	cfg, err := config.LoadNamesrv(f.confPath, nil, lg)
-	if err != nil {
-		return err
+		return f.logs.Report(startup, err)
 	}
 	if f.print {
 		clicommon.PrintFields(cmd.OutOrStdout(), cfg.Fields())
-		return nil
+		return f.logs.Report(startup, nil)
 	}
-	return serve(cmd.Context(), cfg, lg)
-}
-
-// serve runs the name server cfg describes until SIGINT or SIGTERM, or ctx ends.
-func serve(ctx context.Context, cfg *config.Namesrv, lg *zap.Logger) error {
-	cfg.LogEffective(lg)
 	o, err := cfg.Options()
+	if err != nil {
+		return f.logs.Report(startup, err)
+	}
+	lg, err := f.logs.Open(o.Log, "namesrv", startup)
 	if err != nil {
 		return err
 	}
-	reg, stopMetrics, err := clicommon.MetricsServer(o.Metrics, lg)
+	defer func() { _ = lg.Close() }()
+	return serve(cmd.Context(), cfg, o, lg)
+}
+
+// serve runs the name server cfg describes until SIGINT or SIGTERM, or ctx ends, then stops it
+// before the metrics and health listener.
+func serve(ctx context.Context, cfg *config.Namesrv, o config.NamesrvOptions, lg *logging.Logger) error {
+	signals := clicommon.NotifySignals(lg.Logger, lg.Reopen)
+	cfg.LogEffective(lg.Logger)
+	var ready clicommon.Readiness
+	reg, stopMetrics, err := clicommon.MetricsServer(o.Metrics, lg.Logger, &ready)
 	if err != nil {
 		return err
 	}
 	defer stopMetrics()
-	srv, err := newServer(o, reg, lg)
+	srv, err := newServer(o, reg, lg.Logger)
 	if err != nil {
 		return err
 	}
 	if err := srv.Start(); err != nil {
 		return err
 	}
+	ready.Serving(routesServed(o.Namesrv, time.Now()))
 	lg.Sugar().Infof("The Name Server boot success. serializeType=JSON, address %s", srv.Addr())
-	clicommon.WaitForSignal(ctx, lg)
-	return srv.Close()
+	signals.Wait(ctx)
+	ready.Stopping()
+	return signals.Shutdown(srv.Close)
+}
+
+// routesServed is the name server's readiness once it listens: ready, unless needWaitForService
+// makes it refuse routes for waitSecondsForService after start.
+func routesServed(o namesrv.Options, started time.Time) func() error {
+	return func() error {
+		if o.NeedWaitForService && time.Since(started) < o.WaitForService {
+			return fmt.Errorf("needWaitForService: routes are refused for %v after start", o.WaitForService)
+		}
+		return nil
+	}
 }
 
 // newServer builds the name server with its TLS certificate loaded and, when reg is set, its
@@ -98,7 +118,8 @@ func newServer(o config.NamesrvOptions, reg *prometheus.Registry, lg *zap.Logger
 		if opts.Observe, err = observeRPC(reg, opts.MetricLabels); err != nil {
 			return nil, err
 		}
-		registerer = reg
+		// the name server's own series carry node_type as its rpc latency does
+		registerer = prometheus.WrapRegistererWith(prometheus.Labels{"node_type": metrics.NodeTypeNameserver}, reg)
 	}
 	return namesrv.New(opts, lg, registerer)
 }

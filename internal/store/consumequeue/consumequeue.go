@@ -314,7 +314,8 @@ func (es Entries) Release() {
 // mappings.
 func (cq *ConsumeQueue) Entries(qoff int64) (Entries, bool) {
 	pos := qoff * EntrySize
-	if qoff < 0 || pos >= cq.end.Load() {
+	end := cq.end.Load()
+	if qoff < 0 || pos >= end {
 		return Entries{}, false
 	}
 	f, resident := cq.acquireResident(pos)
@@ -327,7 +328,9 @@ func (cq *ConsumeQueue) Entries(qoff int64) (Entries, bool) {
 	if f == nil {
 		return Entries{}, false
 	}
-	rel, w := pos-f.Start(), f.Wrote()
+	// A Put writes the file before it publishes end: read no further than
+	// end, or a reader would see an entry MaxOffset does not count yet.
+	rel, w := pos-f.Start(), min(f.Wrote(), end-f.Start())
 	if rel >= w {
 		f.Release()
 		return Entries{}, false

@@ -232,3 +232,35 @@ func TestGetDoesNotAllocate(t *testing.T) {
 	})
 	require.Zero(t, allocs)
 }
+
+// TestReadersSeeNoEntryBeyondMaxOffset reads while a writer puts: an entry a
+// reader gets must already be counted by MaxOffset (a timer or POP reader that
+// saw MaxOffset below what it read took the entry in twice).
+func TestReadersSeeNoEntryBeyondMaxOffset(t *testing.T) {
+	cq := openCQ(t, t.TempDir())
+	const n = 20000
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := int64(0); i < n; i++ {
+			if err := cq.Put(i, entry(i)); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	next := int64(0)
+	for next < n {
+		es, ok := cq.Entries(next)
+		if !ok {
+			continue
+		}
+		last := es.First() + int64(es.Len())
+		es.Release()
+		if m := cq.MaxOffset(); last > m {
+			t.Fatalf("read up to %d while MaxOffset said %d", last, m)
+		}
+		next = last
+	}
+	<-done
+}

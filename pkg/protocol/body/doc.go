@@ -1,7 +1,8 @@
 // Package body holds the JSON bodies of RocketMQ remoting commands with Java's key names:
 // routes (TopicRouteData, ClusterInfo), heartbeats, lock bodies, the broker's config wrappers
 // (topics.json, subscriptionGroup.json, consumerOffset.json), RegisterBrokerBody in its JSON and
-// zlib forms, and the statistics bodies keyed by MessageQueue.
+// zlib forms, and the statistics bodies keyed by MessageQueue; and the Java-properties text that
+// the config requests carry (ParseProperties, EncodeProperties).
 //
 // Encoders write compact JSON with empty collections rather than null, because clients parse some
 // bodies by hand: the Go client splits TopicRouteData's brokerAddrs text on ',' and ':' and panics

@@ -15,6 +15,8 @@ const (
 	AutoCreate = "TBW102"
 	// Schedule holds delayed messages, one queue per delay level.
 	Schedule = "SCHEDULE_TOPIC_XXXX"
+	// ScheduleGroup is the group the delayed delivery reads Schedule as (SCHEDULE_CONSUMER).
+	ScheduleGroup = "SCHEDULE_CONSUMER"
 	// Benchmark is the topic of Java's benchmark tools.
 	Benchmark = "BenchmarkTest"
 	// TransHalf holds the half messages of transactions; TransOpHalf the op messages that
@@ -100,11 +102,26 @@ func IsStatic(topic string) bool { return slices.Contains(static[:], topic) }
 func IsSystem(topic string) bool { return IsStatic(topic) || strings.HasPrefix(topic, SystemPrefix) }
 
 // IsNotAllowedSend reports the system topics clients may not send to
-// (TopicValidator.isNotAllowedSendTopic).
+// (TopicValidator.isNotAllowedSendTopic), and rmq_sys_wheel_timer, which Java leaves open: a
+// message there is delivered to whatever REAL_TOPIC it names.
 func IsNotAllowedSend(topic string) bool {
 	switch topic {
-	case Schedule, TransHalf, TransOpHalf, TransCheckMaxTime, SelfTest, OffsetMovedEvent:
+	case Schedule, TransHalf, TransOpHalf, TransCheckMaxTime, SelfTest, OffsetMovedEvent, Timer:
 		return true
 	}
 	return false
 }
+
+// Predefined groups (Java MixAll's PREDEFINE_GROUP_SET): groups of RocketMQ's own clients and
+// tools, left out of what admin tools export.
+const (
+	// ToolsConsumerGroup is the group admin tools pull with (TOOLS_CONSUMER).
+	ToolsConsumerGroup = "TOOLS_CONSUMER"
+)
+
+var predefinedGroups = [...]string{"DEFAULT_CONSUMER", "DEFAULT_PRODUCER", ToolsConsumerGroup, "SCHEDULE_CONSUMER",
+	"FILTERSRV_CONSUMER", "__MONITOR_CONSUMER", "CLIENT_INNER_PRODUCER", "SELF_TEST_P_GROUP", "SELF_TEST_C_GROUP",
+	"CID_ONS-HTTP-PROXY", "CID_ONSAPI_PERMISSION", "CID_ONSAPI_OWNER", "CID_ONSAPI_PULL", "CID_SYS_RMQ_TRANS"}
+
+// IsPredefinedGroup reports one of RocketMQ's own groups (MixAll.isPredefinedGroup).
+func IsPredefinedGroup(group string) bool { return slices.Contains(predefinedGroups[:], group) }

@@ -128,6 +128,8 @@ type Namesrv struct {
 	*Process
 	Addr string
 	Port int
+	// MetricsAddr is host:port of its /metrics, empty when the test turned metrics off.
+	MetricsAddr string
 }
 
 func (c *Cluster) startNamesrv(bin string, overrides map[string]string) *Namesrv {
@@ -144,6 +146,8 @@ func (c *Cluster) startNamesrv(bin string, overrides map[string]string) *Namesrv
 		props := map[string]string{
 			"listenPort":   strconv.Itoa(port),
 			"kvConfigPath": filepath.Join(dir, "kvConfig.json"),
+			// the name server's metrics are on by default: on a free port of their own
+			"metricsPromExporterPort": strconv.Itoa(mustFreePort(t)),
 		}
 		for k, v := range overrides {
 			props[k] = v
@@ -154,7 +158,8 @@ func (c *Cluster) startNamesrv(bin string, overrides map[string]string) *Namesrv
 			t.Fatalf("e2e: %v", err)
 		}
 		c.track(p)
-		ns := &Namesrv{Process: p, Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), Port: port}
+		ns := &Namesrv{Process: p, Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), Port: port,
+			MetricsAddr: namesrvMetricsAddr(props)}
 		lastErr = ns.waitReady()
 		if lastErr == nil {
 			return ns
@@ -396,6 +401,18 @@ func mustFreePort(t testing.TB) int {
 }
 
 // portClash reports whether a process that failed to start says its port was taken.
+// namesrvMetricsAddr is where a name server started with props serves /metrics ("" when off).
+func namesrvMetricsAddr(props map[string]string) string {
+	if strings.EqualFold(props["metricsExporterType"], "DISABLE") || props["metricsPromExporterPort"] == "" {
+		return ""
+	}
+	host := props["metricsPromExporterHost"]
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, props["metricsPromExporterPort"])
+}
+
 func portClash(p *Process) bool {
 	return strings.Contains(strings.ToLower(p.Log()), "address already in use")
 }
