@@ -215,7 +215,8 @@ func (b *Broker) openStore() error {
 }
 
 func (b *Broker) buildServer() {
-	po := processor.Options{RegionID: b.opts.RegionID, TraceOn: b.opts.TraceOn}
+	po := processor.Options{RegionID: b.opts.RegionID, TraceOn: b.opts.TraceOn,
+		InlineSends: b.opts.HA.Role != store.RoleSyncMaster}
 	if b.acl != nil {
 		po.Access = b.acl
 	}

@@ -205,21 +205,30 @@ func (l lagSource) StoreTime(topic string, q int32, off int64) int64 {
 type watermarked struct {
 	srv interface {
 		Handle(code protocol.RequestCode, h remoting.Handler)
+		HandleInline(code protocol.RequestCode, h remoting.Handler)
 	}
 	m *metrics.Broker
 }
 
 func (w watermarked) Handle(code protocol.RequestCode, h remoting.Handler) {
+	w.srv.Handle(code, w.wrap(code, h))
+}
+
+func (w watermarked) HandleInline(code protocol.RequestCode, h remoting.Handler) {
+	w.srv.HandleInline(code, w.wrap(code, h))
+}
+
+// wrap counts h's requests in the watermark of code's processor, when there are metrics.
+func (w watermarked) wrap(code protocol.RequestCode, h remoting.Handler) remoting.Handler {
 	if w.m == nil {
-		w.srv.Handle(code, h)
-		return
+		return h
 	}
 	p := processorOf(code)
-	w.srv.Handle(code, remoting.HandlerFunc(func(ctx context.Context, c *remoting.Conn, req *protocol.Command) *protocol.Command {
+	return remoting.HandlerFunc(func(ctx context.Context, c *remoting.Conn, req *protocol.Command) *protocol.Command {
 		w.m.RequestStarted(p)
 		defer w.m.RequestDone(p)
 		return h.Serve(ctx, c, req)
-	}))
+	})
 }
 
 // processorOf is the RocketMQ 5 request processor (thread pool) that serves code.

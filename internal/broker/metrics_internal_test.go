@@ -16,6 +16,8 @@ type handlers map[protocol.RequestCode]remoting.Handler
 
 func (h handlers) Handle(code protocol.RequestCode, hd remoting.Handler) { h[code] = hd }
 
+func (h handlers) HandleInline(code protocol.RequestCode, hd remoting.Handler) { h[code] = hd }
+
 // TestWatermarkCountsRequestsBeingServed: a request counts under its processor while its handler
 // runs, and no longer once it returned.
 func TestWatermarkCountsRequestsBeingServed(t *testing.T) {

@@ -55,6 +55,8 @@ type Broker struct {
 	FlushConsumeQueueLeastPages       int
 	FlushConsumeQueueThoroughInterval Millis
 	SyncFlushTimeout                  Millis
+	MaxMappedConsumeQueueFiles        int // not a Java key
+	ConsumeQueueSyncFSMin             int // not a Java key
 
 	// Cleanup.
 	DeleteWhen                       string

@@ -232,6 +232,17 @@ func flushKeys() []brokerKey {
 			doc:   "SYNC_FLUSH: answer FLUSH_DISK_TIMEOUT after this long.",
 			field: func(c *Broker) any { return &c.SyncFlushTimeout },
 			to:    func(c *Broker, o *BrokerOptions) { o.Broker.Store.SyncFlushTimeout = c.SyncFlushTimeout.Duration() }},
+		brokerKey{name: "maxMappedConsumeQueueFiles", origin: ours, def: "0",
+			doc: "Most ConsumeQueue files open and mapped at once (a descriptor and a mapping each); idle ones " +
+				"are closed and mapped again when used. 0: a quarter of the open file limit, 256-16,384.",
+			field: func(c *Broker) any { return &c.MaxMappedConsumeQueueFiles },
+			to: func(c *Broker, o *BrokerOptions) {
+				o.Broker.Store.MaxMappedConsumeQueueFiles = c.MaxMappedConsumeQueueFiles
+			}},
+		brokerKey{name: "consumeQueueSyncFSMin", origin: ours, def: "16",
+			doc:   "When more ConsumeQueues than this have entries to flush at once, one syncfs makes them durable instead of an msync each.",
+			field: func(c *Broker) any { return &c.ConsumeQueueSyncFSMin },
+			to:    func(c *Broker, o *BrokerOptions) { o.Broker.Store.ConsumeQueueSyncFSMin = c.ConsumeQueueSyncFSMin }},
 	)
 }
 

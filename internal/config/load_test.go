@@ -426,7 +426,8 @@ func TestKeyOrigins(t *testing.T) {
 	logs := []string{"logLevel", "logLevels", "logFormat", "logFile", "logFileMaxSizeMB", "logFileMaxAgeDays",
 		"logFileMaxBackups", "logFileCompress"}
 	limits = append(limits, logs...)
-	brokerOnly := append([]string{"aclConfigPath", "haAllowlist"}, requestLimits...)
+	scale := []string{"maxMappedConsumeQueueFiles", "consumeQueueSyncFSMin"}
+	brokerOnly := append(append([]string{"aclConfigPath", "haAllowlist"}, requestLimits...), scale...)
 	require.ElementsMatch(t, append(append(brokerOnly, limits...), tls...), notJava(bn, bo))
 	require.ElementsMatch(t, append(append([]string{"brokerChannelExpiredTime", "metricsExporterType", "metricsPromExporterHost",
 		"metricsPromExporterPort", "metricsLabel", "registerBrokerMaxTopics", "registerBrokerMaxBodyBytes",

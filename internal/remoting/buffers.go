@@ -39,8 +39,10 @@ type headerBuf struct{ b []byte }
 // so only Body aliases the frame); otherwise after the handler returned a
 // response and that response has been written or dropped (the response may
 // carry slices of the request, as an echo does). A handler that returns nil
-// keeps its request (long polling), and responses handed to callers are
-// theirs: those frames are never recycled.
+// keeps its request (long polling, a send waiting for its group commit): its
+// frame is recycled only when the handler answers with WriteResponseLast,
+// once that answer has been written; never after WriteResponse. Responses
+// handed to callers are theirs: those frames are never recycled.
 type buffers struct {
 	frames  [numFrameClasses]sync.Pool
 	headers sync.Pool

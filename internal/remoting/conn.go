@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,8 +35,10 @@ type Conn struct {
 	nc     net.Conn
 	remote string
 	local  string
-	cfg    *connConfig
-	lg     *zap.Logger
+	// remoteAP is remote parsed (zero when it is not ip:port).
+	remoteAP netip.AddrPort
+	cfg      *connConfig
+	lg       *zap.Logger
 
 	ctx    context.Context // done when the connection closes
 	cancel context.CancelFunc
@@ -65,10 +68,14 @@ type inflight struct {
 	oneway        bool
 	serializeType protocol.SerializeType
 	start         time.Time
+	// frame is the request's frame when its handler returned without an answer: recycled once
+	// the answer WriteResponseLast gives has been written (WriteResponse leaves it alone).
+	frame *frameBuf
 }
 
 func newConn(id uint64, nc net.Conn, cfg *connConfig) *Conn {
 	c := &Conn{id: id, nc: nc, cfg: cfg, remote: addrString(nc.RemoteAddr()), local: addrString(nc.LocalAddr())}
+	c.remoteAP, _ = netip.ParseAddrPort(c.remote)
 	c.lg = cfg.lg.With(zap.Uint64("conn", id), zap.String("remote", c.remote))
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	c.out.init(cfg.bufs, cfg.limits)
@@ -110,6 +117,9 @@ func (c *Conn) ID() uint64 { return c.id }
 
 // RemoteAddr is the peer's address, "ip:port".
 func (c *Conn) RemoteAddr() string { return c.remote }
+
+// RemoteAddrPort is RemoteAddr parsed once; the zero AddrPort when it is not ip:port.
+func (c *Conn) RemoteAddrPort() netip.AddrPort { return c.remoteAP }
 
 // LocalAddr is this side's address, "ip:port".
 func (c *Conn) LocalAddr() string { return c.local }
@@ -327,6 +337,21 @@ func (c *Conn) beginRequest(req *protocol.Command, start time.Time) {
 	c.mu.inflight[req.Opaque] = requestInfo(req, start)
 }
 
+// holdFrame keeps fb, the frame of a request whose handler returned without answering, for
+// the answer WriteResponse will give. If that answer came already, fb is left to the collector:
+// the answer, still queued, may refer to it.
+func (c *Conn) holdFrame(opaque int32, fb *frameBuf) {
+	if fb == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if req, ok := c.mu.inflight[opaque]; ok {
+		req.frame = fb
+		c.mu.inflight[opaque] = req
+	}
+}
+
 // endRequest forgets a request; false if it was answered already (or the
 // connection closed).
 func (c *Conn) endRequest(opaque int32) (inflight, bool) {
@@ -355,6 +380,22 @@ func (c *Conn) WriteResponse(resp *protocol.Command) error {
 		return ErrAnswered
 	}
 	c.answer(req, resp.Opaque, resp, nil)
+	return nil
+}
+
+// WriteResponseLast is WriteResponse from a handler that is done with its request: the
+// request's frame is recycled once resp has been written, so neither the request nor its body
+// may be used after the call (resp itself must not refer to them).
+func (c *Conn) WriteResponseLast(resp *protocol.Command) error {
+	req, ok := c.endRequest(resp.Opaque)
+	if !ok {
+		release(resp)
+		if c.Closed() {
+			return ErrConnClosed
+		}
+		return ErrAnswered
+	}
+	c.answer(req, resp.Opaque, resp, req.frame)
 	return nil
 }
 

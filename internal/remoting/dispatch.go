@@ -16,6 +16,7 @@ import (
 type dispatcher struct {
 	lg       *zap.Logger
 	handlers map[protocol.RequestCode]Handler // read-only once serving starts
+	inline   map[protocol.RequestCode]bool    // codes served on the reader; read-only once serving starts
 	fallback Handler                          // for codes without a handler; nil: not supported
 	sem      chan struct{}
 	wg       *sync.WaitGroup
@@ -42,8 +43,8 @@ type job struct {
 
 // newDispatcher returns a dispatcher for an owner that waits on wg.
 func newDispatcher(lg *zap.Logger, maxConcurrent int, wg *sync.WaitGroup) dispatcher {
-	return dispatcher{lg: lg, handlers: make(map[protocol.RequestCode]Handler), sem: make(chan struct{}, maxConcurrent), wg: wg,
-		idleTimeout: workerIdleTimeout}
+	return dispatcher{lg: lg, handlers: make(map[protocol.RequestCode]Handler), inline: make(map[protocol.RequestCode]bool),
+		sem: make(chan struct{}, maxConcurrent), wg: wg, idleTimeout: workerIdleTimeout}
 }
 
 // tryGo runs f in a goroutine its owner waits for on Close, unless the owner is closing. Adding to
@@ -91,7 +92,8 @@ func (d *dispatcher) close() {
 }
 
 // dispatch starts serving req, whose frame is fb (nil if it holds
-// nothing req refers to); it never blocks the reader.
+// nothing req refers to): on a worker, or for a code registered with
+// HandleInline on the calling reader.
 func (d *dispatcher) dispatch(c *Conn, req *protocol.Command, fb *frameBuf) {
 	start := time.Now()
 	h := d.handlers[req.RequestCode()]
@@ -114,8 +116,10 @@ func (d *dispatcher) dispatch(c *Conn, req *protocol.Command, fb *frameBuf) {
 	}
 	c.beginRequest(req, start)
 	c.serving.Add(1)
-	if req.IsOneway() && d.inOrder != nil && d.inOrder(req.RequestCode()) {
-		d.serve(c, h, req, fb) // before the reader reads the connection's next request
+	// Inline codes, and one-way requests of in-order codes, are served before the reader reads
+	// the connection's next request.
+	if d.inline[req.RequestCode()] || (req.IsOneway() && d.inOrder != nil && d.inOrder(req.RequestCode())) {
+		d.serve(c, h, req, fb)
 		return
 	}
 	// The reader calling us is counted in wg, so starting a worker cannot race the owner's Wait.
@@ -123,15 +127,17 @@ func (d *dispatcher) dispatch(c *Conn, req *protocol.Command, fb *frameBuf) {
 }
 
 // serve runs the handler and queues its response. The request's frame fb
-// is recycled after the response has been written; never when the handler
-// kept the request (nil response), panicked, or someone else answered.
+// is recycled after the response has been written; when the handler kept
+// the request (nil response), only after an answer WriteResponseLast gives;
+// never when it panicked or someone else answered first.
 func (d *dispatcher) serve(c *Conn, h Handler, req *protocol.Command, fb *frameBuf) {
 	resp, panicked := d.call(c, h, req)
 	<-d.sem
 	c.serving.Add(-1)
 	c.flowChanged()
 	if resp == nil {
-		return // answered later through WriteResponse
+		c.holdFrame(req.Opaque, fb) // answered later through WriteResponse
+		return
 	}
 	if panicked {
 		fb = nil

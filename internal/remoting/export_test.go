@@ -22,3 +22,11 @@ func CallWatches(c *Conn) (pending, watches int, timerArmed bool) {
 	defer c.mu.Unlock()
 	return len(c.mu.pending), len(c.mu.calls.watches), !c.mu.calls.timerAt.IsZero()
 }
+
+// HeldFrame reports whether the unanswered request opaque on c holds its frame for a later
+// WriteResponseLast.
+func HeldFrame(c *Conn, opaque int32) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.mu.inflight[opaque].frame != nil
+}

@@ -159,3 +159,27 @@ func TestResponsesHandedToCallersAreNotRecycled(t *testing.T) {
 	}
 	require.Equal(t, pattern(700, 9), first.Body)
 }
+
+// TestWriteResponseLastRecyclesTheKeptFrame: a handler that kept its request and answers with
+// WriteResponseLast gives its frame back to the pool once the answer is written.
+func TestWriteResponseLastRecyclesTheKeptFrame(t *testing.T) {
+	held := make(chan heldRequest, 1)
+	var recycled atomic.Int32
+	_, addr := startEcho(t, remoting.ServerOptions{}, func(s *remoting.Server) {
+		remoting.WatchFrameRecycling(s, func([]byte) { recycled.Add(1) })
+		holdAll(held)(s)
+	})
+	cli := newClient(t, remoting.ClientOptions{})
+	got := make(chan result, 1)
+	cli.InvokeAsync(ctxTimeout(t), addr, protocol.NewRequest(protocol.PullMessage, nil, pattern(1000, 1)),
+		func(resp *protocol.Command, err error) { got <- result{resp, err} })
+	h := <-held
+	require.Eventually(t, func() bool { return remoting.HeldFrame(h.c, h.req.Opaque) }, 5*time.Second, time.Millisecond,
+		"the kept request's frame waits for the answer")
+	before := recycled.Load()
+	require.NoError(t, h.c.WriteResponseLast(protocol.NewResponse(h.req, protocol.Success, "")))
+	require.Equal(t, protocol.Success, (<-got).must(t).ResponseCode())
+	require.Eventually(t, func() bool { return recycled.Load() == before+1 }, 5*time.Second, time.Millisecond,
+		"the frame is recycled after the answer is written")
+	require.ErrorIs(t, h.c.WriteResponseLast(protocol.NewResponse(h.req, protocol.Success, "")), remoting.ErrAnswered)
+}

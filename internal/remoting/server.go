@@ -149,6 +149,15 @@ func (s *Server) Handle(code protocol.RequestCode, h Handler) {
 	s.disp.handlers[code] = s.withIntercept(h)
 }
 
+// HandleInline registers h for requests with code, run on the connection's reader instead of a
+// worker: one goroutine handoff less per request, for handlers that never block (a send that
+// appends and answers, or leaves its answer to a later WriteResponse). The connection reads
+// nothing else while h runs. It must be called before Start.
+func (s *Server) HandleInline(code protocol.RequestCode, h Handler) {
+	s.Handle(code, h)
+	s.disp.inline[code] = true
+}
+
 // HandleDefault registers h for codes that have no handler of their own
 // (Java's default processor). Without it they get REQUEST_CODE_NOT_SUPPORTED.
 func (s *Server) HandleDefault(h Handler) {

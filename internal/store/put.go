@@ -49,6 +49,7 @@ type PutResult struct {
 	// Remark says what went wrong, for the response remark; Err is the same as an error.
 	Remark string
 	Err    error
+	begin  time.Time // when a pending put began, for its latency
 }
 
 // MsgID is the offset message id of the (first) record.
@@ -90,6 +91,43 @@ func (s *Store) PutMessage(m *Message) PutResult {
 	s.awaitReplica(&r, m.Properties)
 	s.stats.put(r.Status, int64(r.WroteBytes), 1, time.Since(begin))
 	return r
+}
+
+// Completion is told the flush outcome of a put PutMessageAsync left pending (see
+// commitlog.Completion); the put's owner applies it with SettlePut. FlushDone must not block.
+type Completion = commitlog.Completion
+
+// PutMessageAsync is PutMessage that does not block a SYNC_FLUSH put until its group commit:
+// when it returns pending, the record is written and readable once durable, and done is told
+// the flush outcome later (possibly before PutMessageAsync returns), on the group commit's
+// goroutine: pass it to SettlePut. A SYNC_MASTER put, which waits for a slave, blocks as
+// PutMessage does and is never pending. It does not allocate on success.
+func (s *Store) PutMessageAsync(m *Message, done Completion) (r PutResult, pending bool) {
+	if s.opts.Role == RoleSyncMaster {
+		return s.PutMessage(m), false
+	}
+	if r, refused := s.refusePut(m.Topic); refused {
+		return r, false
+	}
+	begin := time.Now()
+	a, pending := s.cl.AppendAsync(m, done)
+	r = s.result(a)
+	r.begin = begin
+	if !pending {
+		s.stats.put(r.Status, int64(r.WroteBytes), 1, time.Since(begin))
+	}
+	return r, pending
+}
+
+// SettlePut applies the flush outcome a pending put's Completion was told to its result.
+func (s *Store) SettlePut(r *PutResult, st PutStatus) {
+	a := commitlog.Result{Status: r.Status, Err: r.Err}
+	s.cl.Settle(&a, st)
+	r.Status, r.Err = a.Status, a.Err
+	if a.Err != nil {
+		r.Remark = a.Err.Error()
+	}
+	s.stats.put(r.Status, int64(r.WroteBytes), 1, time.Since(r.begin))
 }
 
 // PutMessages stores a SEND_BATCH_MESSAGE batch (one topic queue, every entry a

@@ -116,6 +116,24 @@ func NewResponse(req *Command, code ResponseCode, remark string) *Command {
 	}
 }
 
+// ResetResponse makes resp, a command its owner reuses, the answer to req as NewResponse
+// builds it; resp keeps its Release and the room of its ext fields, which are emptied.
+func ResetResponse(resp, req *Command, code ResponseCode, remark string) {
+	ext, release := resp.ExtFields, resp.Release
+	ext.Reset()
+	*resp = Command{
+		Code:          int32(code),
+		Language:      LanguageJava,
+		Version:       VersionV4_9_8,
+		Opaque:        req.Opaque,
+		Flag:          FlagResponse,
+		Remark:        remark,
+		SerializeType: req.SerializeType,
+		ExtFields:     ext,
+		Release:       release,
+	}
+}
+
 // languageNames is Java's LanguageCode table, indexed by code.
 var languageNames = [...]string{
 	"JAVA", "CPP", "DOTNET", "PYTHON", "DELPHI", "ERLANG", "RUBY", "OTHER",

@@ -3,6 +3,9 @@ package protocol
 import (
 	"iter"
 	"slices"
+	"strconv"
+	"strings"
+	"unsafe"
 )
 
 // Ext is a command's ext fields (Java's extFields): string keys and values, each key at most
@@ -14,6 +17,9 @@ import (
 // independent copy.
 type Ext struct {
 	fields []extField
+	// text holds the digits of the numbers typed headers encode: their values alias it, so that
+	// encoding a header allocates no string per number. Only Reset reuses it.
+	text []byte
 }
 
 // extField is one pair; id is the key's fieldID when the key is a known name.
@@ -106,7 +112,21 @@ func (e Ext) Clone() Ext {
 	if e.fields == nil {
 		return Ext{}
 	}
-	return Ext{fields: append([]extField(nil), e.fields...)}
+	c := Ext{fields: append([]extField(nil), e.fields...)}
+	if e.text != nil {
+		for i := range c.fields {
+			c.fields[i].val = strings.Clone(c.fields[i].val) // it may alias e.text
+		}
+	}
+	return c
+}
+
+// Reset empties e and keeps its room, for a command that its owner reuses once the transport
+// has released it: the values e held must not be used after it.
+func (e *Ext) Reset() {
+	clear(e.fields)
+	e.fields = e.fields[:0]
+	e.text = e.text[:0]
 }
 
 // Equal reports whether e and o hold the same fields, in any order.
@@ -156,4 +176,15 @@ func (e *Ext) put(id fieldID, value string) {
 		return
 	}
 	e.fields = append(e.fields, extField{key: fieldNames[id], val: value, id: id})
+}
+
+// putInt sets the known field id to the decimal text of v, kept in e.text.
+func (e *Ext) putInt(id fieldID, v int64) {
+	if v >= 0 && v < 100 {
+		e.put(id, strconv.FormatInt(v, 10)) // strconv's own strings: no allocation
+		return
+	}
+	start := len(e.text)
+	e.text = strconv.AppendInt(e.text, v, 10)
+	e.put(id, unsafe.String(&e.text[start], len(e.text)-start))
 }

@@ -38,7 +38,11 @@ func (d *headerDecoder) extFields(arena string) Ext {
 	if !d.extSet || len(d.ext) == 0 {
 		return Ext{}
 	}
-	fields := make([]extField, len(d.ext))
+	fields := d.room[:0]
+	if len(d.ext) > cap(fields) {
+		fields = make([]extField, 0, len(d.ext))
+	}
+	fields = fields[:len(d.ext)]
 	for i, f := range d.ext {
 		fields[i] = extField{key: f.key.in(arena), val: f.val.in(arena), id: f.id}
 	}

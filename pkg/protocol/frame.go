@@ -132,16 +132,19 @@ func (d *Decoder) Decode(frame []byte) (*Command, error) {
 		return nil, fmt.Errorf("%w: header %d, frame %d", ErrHeaderTooLong, hl, len(frame))
 	}
 	header := frame[4 : 4+hl]
-	cmd := &Command{SerializeType: st}
-	var err error
-	switch st {
-	case JSON:
-		err = d.h.decode(header, cmd)
-	case RocketMQ:
-		err = d.h.decodeRocketMQ(header, cmd)
-	default:
+	if st != JSON && st != RocketMQ {
 		return nil, fmt.Errorf("%w: %d", ErrSerializeType, st)
 	}
+	dc := &decodedCommand{cmd: Command{SerializeType: st}}
+	cmd := &dc.cmd
+	d.h.room = dc.fields[:0]
+	var err error
+	if st == JSON {
+		err = d.h.decode(header, cmd)
+	} else {
+		err = d.h.decodeRocketMQ(header, cmd)
+	}
+	d.h.room = nil
 	if cap(d.h.arena) > maxRetainedScratch || cap(d.h.order) > maxRetainedScratch {
 		d.h = headerDecoder{}
 	}
@@ -152,6 +155,13 @@ func (d *Decoder) Decode(frame []byte) (*Command, error) {
 		cmd.Body = body[:len(body):len(body)]
 	}
 	return cmd, nil
+}
+
+// decodedCommand is a decoded command with room for the ext fields of a usual header (a
+// SEND_MESSAGE_V2 has 13), so that both take one allocation.
+type decodedCommand struct {
+	cmd    Command
+	fields [16]extField
 }
 
 // decoders serve DecodeCommand and the header functions, which have no

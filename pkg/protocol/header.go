@@ -157,7 +157,7 @@ func (c *fieldCodec) optStr(id fieldID, p *Opt[string]) {
 // i32 is a required Integer.
 func (c *fieldCodec) i32(id fieldID, p *int32) {
 	if c.mode == modeEncode {
-		c.out.put(id, strconv.FormatInt(int64(*p), 10))
+		c.out.putInt(id, int64(*p))
 	} else if v, ok := c.at(id, true); ok {
 		*p = int32(c.parseInt(id, v, 32))
 	}
@@ -167,7 +167,7 @@ func (c *fieldCodec) i32(id fieldID, p *int32) {
 func (c *fieldCodec) optI32(id fieldID, p *Opt[int32]) {
 	if c.mode == modeEncode {
 		if p.Valid {
-			c.out.put(id, strconv.FormatInt(int64(p.V), 10))
+			c.out.putInt(id, int64(p.V))
 		}
 	} else if v, ok := c.at(id, false); ok {
 		*p = Some(int32(c.parseInt(id, v, 32)))
@@ -177,7 +177,7 @@ func (c *fieldCodec) optI32(id fieldID, p *Opt[int32]) {
 // i64 is a required Long.
 func (c *fieldCodec) i64(id fieldID, p *int64) {
 	if c.mode == modeEncode {
-		c.out.put(id, strconv.FormatInt(*p, 10))
+		c.out.putInt(id, *p)
 	} else if v, ok := c.at(id, true); ok {
 		*p = c.parseInt(id, v, 64)
 	}
@@ -187,7 +187,7 @@ func (c *fieldCodec) i64(id fieldID, p *int64) {
 func (c *fieldCodec) optI64(id fieldID, p *Opt[int64]) {
 	if c.mode == modeEncode {
 		if p.Valid {
-			c.out.put(id, strconv.FormatInt(p.V, 10))
+			c.out.putInt(id, p.V)
 		}
 	} else if v, ok := c.at(id, false); ok {
 		*p = Some(c.parseInt(id, v, 64))

@@ -52,6 +52,8 @@ type headerDecoder struct {
 
 	remark, language text
 	extSet           bool // the last extFields seen was an object (not null)
+	// room is where the decoded ext fields go when they fit (Decoder.Decode's command has it).
+	room []extField
 }
 
 func (d *headerDecoder) errorf(format string, args ...any) error {
@@ -68,7 +70,7 @@ func decodeJSONHeader(header []byte, cmd *Command) error {
 
 // reset prepares d for header, keeping its scratch space.
 func (d *headerDecoder) reset(header []byte) {
-	*d = headerDecoder{s: header, arena: d.arena[:0], key: d.key[:0], ext: d.ext[:0], order: d.order[:0]}
+	*d = headerDecoder{s: header, arena: d.arena[:0], key: d.key[:0], ext: d.ext[:0], order: d.order[:0], room: d.room}
 }
 
 func (d *headerDecoder) decode(header []byte, cmd *Command) error {

@@ -162,6 +162,12 @@ func (f *fakes) Send(r send.Request) (send.Result, error) {
 	return a.sendResult, a.err
 }
 
+// SendAsync answers at once, as Send does: the handler tests see one call either way.
+func (f *fakes) SendAsync(r send.Request, _ send.Answerer) (send.Result, bool, error) {
+	res, err := f.Send(r)
+	return res, false, err
+}
+
 func (f *fakes) SendBatch(r send.Request) (send.Result, error) {
 	r.BornHost = netip.AddrPortFrom(r.BornHost.Addr(), 0)
 	r.Owner = ownerSet(r.Owner)

@@ -16,6 +16,9 @@ type Options struct {
 	TraceOn  bool
 	// Access, when ACL is on, checks reads by offset or id on the topic of the record read.
 	Access Access
+	// InlineSends serves sends on the connection's reader (remoting.Server.HandleInline): for a
+	// store whose puts do not block (any role but SYNC_MASTER, which waits for its slave).
+	InlineSends bool
 }
 
 // Processor serves the broker's remoting requests on its services.
@@ -33,13 +36,23 @@ type handleFunc func(ctx context.Context, c *remoting.Conn, req *protocol.Comman
 // Registrar is where Register installs the handlers: the remoting server, or a wrapper of it.
 type Registrar interface {
 	Handle(code protocol.RequestCode, h remoting.Handler)
+	// HandleInline registers h to run on the connection's reader (remoting.Server.HandleInline).
+	HandleInline(code protocol.RequestCode, h remoting.Handler)
 }
 
 // Register installs every handler on srv.
 func (p *Processor) Register(srv Registrar) {
 	for code, h := range p.allHandlers() {
+		if p.opts.InlineSends && isSend(code) {
+			srv.HandleInline(code, wrap(h))
+			continue
+		}
 		srv.Handle(code, wrap(h))
 	}
+}
+
+func isSend(code protocol.RequestCode) bool {
+	return code == protocol.SendMessage || code == protocol.SendMessageV2 || code == protocol.SendBatchMessage
 }
 
 // Codes lists the request codes the processor serves, in order (every one needs an ACL rule).

@@ -3,6 +3,8 @@ package processor
 import (
 	"context"
 	"net/netip"
+	"sync"
+	"unsafe"
 
 	"github.com/rocketgo/rocketgo/internal/broker/send"
 	"github.com/rocketgo/rocketgo/internal/remoting"
@@ -18,17 +20,50 @@ func (p *Processor) sendMessage(_ context.Context, c *remoting.Conn, req *protoc
 	}
 	r := sendRequest(&h, c, req.Body)
 	r.Owner = c.ID()
-	var res send.Result
-	var err error
 	if req.RequestCode() == protocol.SendBatchMessage || h.Batch.Or(false) {
-		res, err = p.svc.Send.SendBatch(r)
-	} else {
-		res, err = p.svc.Send.Send(r)
+		res, err := p.svc.Send.SendBatch(r)
+		if err != nil {
+			return nil, err
+		}
+		return p.sendResponse(req, &res), nil
 	}
+	reply := sendReplies.Get().(*sendReply)
+	reply.p, reply.c, reply.req = p, c, req
+	res, pending, err := p.svc.Send.SendAsync(r, reply)
+	if pending {
+		return nil, nil // reply answers once the group commit has the message on disk
+	}
+	reply.release()
 	if err != nil {
 		return nil, err
 	}
 	return p.sendResponse(req, &res), nil
+}
+
+// sendReply answers a send that waited for its group commit, on the connection it came on.
+type sendReply struct {
+	p   *Processor
+	c   *remoting.Conn
+	req *protocol.Command
+}
+
+var sendReplies = sync.Pool{New: func() any { return new(sendReply) }}
+
+// Sent is send.Answerer.
+func (r *sendReply) Sent(res send.Result, err error) {
+	var resp *protocol.Command
+	if err == nil {
+		resp = r.p.sendResponse(r.req, &res)
+	}
+	c := r.c
+	resp = respond(r.req, resp, err)
+	r.release()
+	_ = c.WriteResponseLast(resp) // the request's frame is recycled once the answer is written
+}
+
+func (r *sendReply) release() {
+	*r = sendReply{}
+	sendReplies.Put(r)
 }
 
 // sendRequest is the send a header and body describe.
@@ -52,18 +87,15 @@ func sendRequest(h *protocol.SendMessageRequestHeader, c *remoting.Conn, body []
 }
 
 // sendResponse answers a stored send: the status's code (SUCCESS, or a flush or replication
-// timeout), the offset message ids, the queue and offset, the region and the trace switch.
+// timeout), the offset message ids, the queue and offset, the region and the trace switch. The
+// answer is a pooled command that the transport releases once written.
 func (p *Processor) sendResponse(req *protocol.Command, res *send.Result) *protocol.Command {
-	resp := protocol.NewResponse(req, responseCode(res.Status), res.Remark)
-	var ids []byte
-	if len(res.Put.Offsets) > 0 {
-		ids = res.Put.AppendMsgIDs(make([]byte, 0, len(res.Put.Offsets)*33))
-	} else {
-		var buf [64]byte
-		ids = res.Put.AppendMsgIDs(buf[:0])
-	}
+	a := getSendAnswer()
+	resp := &a.cmd
+	protocol.ResetResponse(resp, req, responseCode(res.Status), res.Remark)
+	a.ids = res.Put.AppendMsgIDs(a.ids[:0])
 	protocol.SendMessageResponseHeader{
-		MsgID:        string(ids),
+		MsgID:        unsafe.String(unsafe.SliceData(a.ids), len(a.ids)), // valid until Release
 		QueueID:      res.QueueID,
 		QueueOffset:  res.Put.QueueOffset,
 		MsgRegion:    protocol.Some(p.opts.RegionID),
@@ -71,6 +103,34 @@ func (p *Processor) sendResponse(req *protocol.Command, res *send.Result) *proto
 		RecallHandle: recallHandle(req.RequestCode(), res.RecallHandle),
 	}.Encode(&resp.ExtFields)
 	return resp
+}
+
+// sendAnswer is a pooled send response: the command, its ext fields' room and the text of its
+// message ids, reused once the transport has written the answer and called Release.
+type sendAnswer struct {
+	cmd protocol.Command
+	ids []byte
+}
+
+// maxPooledIDs bounds the message id text a pooled answer keeps (a batch's can be long).
+const maxPooledIDs = 4 << 10
+
+var sendAnswers sync.Pool // *sendAnswer
+
+// getSendAnswer returns a pooled answer whose Release puts it back.
+func getSendAnswer() *sendAnswer {
+	if a, ok := sendAnswers.Get().(*sendAnswer); ok {
+		return a
+	}
+	a := &sendAnswer{ids: make([]byte, 0, 64)}
+	a.cmd.Release = a.release
+	return a
+}
+
+func (a *sendAnswer) release() {
+	if cap(a.ids) <= maxPooledIDs {
+		sendAnswers.Put(a)
+	}
 }
 
 // recallHandle is the handle a send answers with: only a single send's (not a batch's, as Java).
@@ -86,11 +146,10 @@ func bornHost(c *remoting.Conn) netip.AddrPort {
 	if c == nil {
 		return netip.AddrPortFrom(netip.IPv4Unspecified(), 0)
 	}
-	ap, err := netip.ParseAddrPort(c.RemoteAddr())
-	if err != nil {
-		return netip.AddrPortFrom(netip.IPv4Unspecified(), 0)
+	if ap := c.RemoteAddrPort(); ap.IsValid() {
+		return ap
 	}
-	return ap
+	return netip.AddrPortFrom(netip.IPv4Unspecified(), 0)
 }
 
 // sendReplyMessage serves SEND_REPLY_MESSAGE and SEND_REPLY_MESSAGE_V2: a consumer's reply to a

@@ -24,6 +24,8 @@ import (
 // Sender stores what producers send (send.Service) and takes consumers' replies to requests.
 type Sender interface {
 	Send(r send.Request) (send.Result, error)
+	// SendAsync is Send that may leave a SYNC_FLUSH send pending: reply is told its outcome.
+	SendAsync(r send.Request, reply send.Answerer) (send.Result, bool, error)
 	SendBatch(r send.Request) (send.Result, error)
 	Reply(ctx context.Context, r send.Request) (send.ReplyResult, error)
 }

@@ -99,6 +99,8 @@ type Service struct {
 	uniq *message.UniqIDGenerator
 	// suffix is the broker's properties, appended to every stored message (stamp.go).
 	suffix string
+	// async is Store when it can put without blocking for the group commit, else nil.
+	async AsyncStore
 	// pick chooses a queue in [0, n) for a send that names none.
 	pick func(n int32) int32
 }
@@ -112,6 +114,7 @@ func New(opts Options, deps Deps) *Service {
 	s := &Service{Deps: deps, pick: rand.Int32N, suffix: stampSuffix(opts),
 		uniq: message.NewUniqIDGenerator(ip, os.Getpid(), int32(time.Now().UnixNano()), nil)}
 	s.opts.Store(&opts)
+	s.async, _ = deps.Store.(AsyncStore)
 	return s
 }
 
@@ -170,43 +173,25 @@ type target struct {
 
 // Send stores one message.
 func (s *Service) Send(req Request) (Result, error) {
-	r := &req
-	t, err := s.check(r)
-	if err != nil {
-		return Result{}, err
-	}
-	if len(r.Body) > s.options().MaxMessageSize {
-		return Result{}, outcome.Errorf(outcome.MessageIllegal, "the message body size %d exceeds maxMessageSize %d",
-			len(r.Body), s.options().MaxMessageSize)
-	}
-	t, dlq, err := s.retryOrDLQ(r, t)
-	if err != nil {
-		return Result{}, err
-	}
-	msg := s.message(r, t)
-	timer, err := s.prepareOrDefer(&msg, r, dlq)
-	if err != nil {
-		return Result{}, err
-	}
-	res := s.Store.PutMessage(&msg)
-	out, err := s.result(&res, t, msg.Topic, r.Properties, 1)
-	if err == nil && timer {
-		out.RecallHandle = s.Timers.RecallHandle(&msg)
-	}
-	if err == nil && s.Metrics != nil {
-		s.countSend(r, t, msg.Topic, dlq)
-	}
-	return out, err
+	res, _, err := s.send(&req, nil)
+	return res, err
 }
 
-// countSend counts a stored send that went to a dead-letter topic, or that is a transaction's half.
-func (s *Service) countSend(r *Request, t target, stored string, dlq bool) {
-	if group, ok := systopic.RetryGroup(r.Topic); ok && dlq {
-		s.Metrics.SentToDLQ(group, consumedFrom(r.Properties, r.Topic))
+// countSend counts a stored send to topic (as sent, with props) that went to a dead-letter
+// topic, or that is a transaction's half.
+func (s *Service) countSend(topic, props string, t target, stored string, dlq bool) {
+	if group, ok := systopic.RetryGroup(topic); ok && dlq {
+		s.Metrics.SentToDLQ(group, consumedFrom(props, topic))
 	}
 	if stored == systopic.TransHalf {
 		s.Metrics.HalfPrepared(t.topic)
 	}
+}
+
+// tooLarge is the refusal of a body of n bytes over maxMessageSize.
+func (s *Service) tooLarge(n int) error {
+	return outcome.Errorf(outcome.MessageIllegal, "the message body size %d exceeds maxMessageSize %d",
+		n, s.options().MaxMessageSize)
 }
 
 func (s *Service) message(r *Request, t target) store.Message {

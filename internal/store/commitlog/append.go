@@ -63,19 +63,28 @@ func (c *CommitLog) refuse() (Result, bool) {
 // PhysicalOffset, QueueOffset and StoreTimestamp, then waits for the flush as
 // the flush type and m's WAIT property say. It does not allocate.
 func (c *CommitLog) Append(m *message.Message) Result {
+	res, _ := c.AppendAsync(m, nil)
+	return res
+}
+
+// AppendAsync is Append without blocking for the flush: when the record must be durable before
+// it is acknowledged (SYNC_FLUSH, WAIT not false) and is not yet, it returns pending, and done is
+// told the outcome once, from the group commit (or, after SyncFlushTimeout, a timer): the
+// caller then applies it with Settle. A nil done makes it Append. It does not allocate.
+func (c *CommitLog) AppendAsync(m *message.Message, done Completion) (res Result, pending bool) {
 	if r, refused := c.refuse(); refused {
-		return r
+		return r, false
 	}
 	m.StoreHost = c.opts.StoreHost
 	if err := m.Check(); err != nil {
 		if errors.Is(err, message.ErrPropertiesTooLong) {
-			return Result{Status: PropertiesSizeExceeded, Err: err}
+			return Result{Status: PropertiesSizeExceeded, Err: err}, false
 		}
-		return Result{Status: MessageIllegal, Err: err}
+		return Result{Status: MessageIllegal, Err: err}, false
 	}
 	size := m.EncodedSize()
 	if size > c.opts.MaxMessageSize {
-		return Result{Status: MessageIllegal, Err: errTooLarge}
+		return Result{Status: MessageIllegal, Err: errTooLarge}, false
 	}
 	m.BodyCRC = message.BodyCRC(m.Body)
 	tran := message.TransactionType(m.SysFlag)
@@ -86,7 +95,7 @@ func (c *CommitLog) Append(m *message.Message) Result {
 	if !ok {
 		c.endLocked()
 		c.refused(r)
-		return r
+		return r, false
 	}
 	key := QueueKey{m.Topic, m.QueueID}
 	if inQueue {
@@ -103,7 +112,7 @@ func (c *CommitLog) Append(m *message.Message) Result {
 	if err != nil {
 		c.endLocked()
 		c.poisonWith(fmt.Errorf("commitlog: write at %d: %w", m.PhysicalOffset, err))
-		return Result{Status: UnknownError, Err: err}
+		return Result{Status: UnknownError, Err: err}, false
 	}
 	f.SetWrote(f.Wrote() + int64(size))
 	f.LastStoreTimestamp.Store(ts)
@@ -112,12 +121,12 @@ func (c *CommitLog) Append(m *message.Message) Result {
 	}
 	c.endLocked()
 
-	res := Result{
+	res = Result{
 		Status: PutOK, WroteOffset: m.PhysicalOffset, WroteBytes: int32(size),
 		QueueOffset: m.QueueOffset, StoreTimestamp: ts, MsgNum: 1,
 	}
-	c.finish(&res, WaitStoreMsgOK(m.Properties))
-	return res
+	pending = c.finish(&res, WaitStoreMsgOK(m.Properties), done)
+	return res, pending
 }
 
 // AppendBatch writes every entry of b as a record, all in one segment, with
@@ -185,7 +194,7 @@ func (c *CommitLog) AppendBatch(b *Batch) Result {
 		Status: PutOK, WroteOffset: f.Start() + base, WroteBytes: int32(total),
 		QueueOffset: first, StoreTimestamp: ts, MsgNum: int32(n), Offsets: offsets,
 	}
-	c.finish(&res, WaitStoreMsgOK(b.Properties))
+	c.finish(&res, WaitStoreMsgOK(b.Properties), nil)
 	return res
 }
 
@@ -286,12 +295,29 @@ func (c *CommitLog) endLocked() {
 	c.mu.Unlock()
 }
 
-// finish makes the new data visible and waits for durability as configured.
-func (c *CommitLog) finish(res *Result, wait bool) {
+// finish makes the new data visible and waits for durability as configured; with done, it
+// registers done instead of waiting and reports whether it did (pending).
+func (c *CommitLog) finish(res *Result, wait bool, done Completion) (pending bool) {
 	if c.opts.FlushType == AsyncFlush {
 		c.signalReadable()
 	}
-	res.Status = c.flusher.wait(res.WroteOffset+int64(res.WroteBytes), wait)
+	end := res.WroteOffset + int64(res.WroteBytes)
+	st := PutOK
+	if done != nil && wait {
+		if st, pending = c.flusher.waitAsync(end, done); pending {
+			return true
+		}
+	} else {
+		st = c.flusher.wait(end, wait)
+	}
+	c.Settle(res, st)
+	return false
+}
+
+// Settle applies the flush outcome st to an append's result: its status, and the error that
+// explains a failure.
+func (c *CommitLog) Settle(res *Result, st PutStatus) {
+	res.Status = st
 	if res.Status != PutOK {
 		switch {
 		case c.Err() != nil:

@@ -51,6 +51,17 @@ type flusher interface {
 	close()
 	// wait blocks until end is durable (SyncFlush) or only wakes the flusher.
 	wait(end int64, wait bool) PutStatus
+	// waitAsync is wait(end, true) that does not block: pending, done is told the outcome
+	// later; otherwise st is the outcome and done is not called.
+	waitAsync(end int64, done Completion) (st PutStatus, pending bool)
+}
+
+// Completion is told, once, the flush outcome of an append left pending by AppendAsync:
+// PutOK once it is durable, FlushDiskTimeout when it was not within SyncFlushTimeout,
+// ServiceNotAvailable when the sync failed or the log closed. FlushDone runs on the group
+// commit's goroutine (or a timer's): it must not block.
+type Completion interface {
+	FlushDone(st PutStatus)
 }
 
 // Open maps the segments in opts.Dir. Before Append, run Recover to find the

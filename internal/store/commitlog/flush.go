@@ -92,6 +92,11 @@ func (a *asyncFlush) wait(int64, bool) PutStatus {
 	return PutOK
 }
 
+func (a *asyncFlush) waitAsync(int64, Completion) (PutStatus, bool) {
+	a.wakeup()
+	return PutOK, false
+}
+
 func (a *asyncFlush) run(stop <-chan struct{}) {
 	t := time.NewTicker(a.c.opts.FlushInterval)
 	defer t.Stop()
@@ -113,23 +118,27 @@ func (a *asyncFlush) run(stop <-chan struct{}) {
 
 // groupCommit is SYNC_FLUSH: puts register the end offset they need durable;
 // one goroutine takes every registered waiter, syncs all written data once and
-// completes them together.
+// completes them together. It syncs again at once while waiters are left (no
+// pause between syncs): a put waits for at most the sync in progress and its own.
 type groupCommit struct {
 	c *CommitLog
 	loop
-	pool sync.Pool // *waiter
+	pool  sync.Pool // *waiter that blocks (ch)
+	apool sync.Pool // *waiter with a Completion (done)
 
 	wmu     sync.Mutex
 	waiters []*waiter
 }
 
-// waiter is one put waiting for durability. Whoever finishes with it last (the
-// put on completion, the flusher on an abandoned waiter) returns it to the pool.
+// waiter is one put waiting for durability: a blocked put (ch) or a Completion
+// (done). Whoever finishes with it last (the put or the flusher for a blocked
+// put; the flusher or the timer for a Completion) returns it to its pool.
 type waiter struct {
 	end   int64
 	ch    chan PutStatus
+	done  Completion
 	state atomic.Int32 // waiting, completed or abandoned
-	timer *time.Timer
+	timer *time.Timer  // ch: a plain timer; done: runs expire
 }
 
 const (
@@ -152,19 +161,10 @@ func (g *groupCommit) wait(end int64, wait bool) PutStatus {
 		return PutOK
 	}
 	w := g.getWaiter(end)
-	g.loop.mu.Lock()
-	running := g.running && !g.stopped
-	if running {
-		g.wmu.Lock()
-		g.waiters = append(g.waiters, w)
-		g.wmu.Unlock()
-	}
-	g.loop.mu.Unlock()
-	if !running {
+	if !g.register(w) {
 		g.putWaiter(w)
 		return g.flushNow(end)
 	}
-	g.wakeup()
 	select {
 	case st := <-w.ch:
 		g.putWaiter(w)
@@ -177,6 +177,41 @@ func (g *groupCommit) wait(end int64, wait bool) PutStatus {
 		g.putWaiter(w)
 		return st
 	}
+}
+
+func (g *groupCommit) waitAsync(end int64, done Completion) (PutStatus, bool) {
+	if g.c.q.FlushedWhere() >= end {
+		return PutOK, false
+	}
+	w := g.getAsyncWaiter(end, done)
+	if g.register(w) {
+		return PutOK, true
+	}
+	if !w.state.CompareAndSwap(waiting, completed) {
+		return PutOK, true // the timer fired first and told done
+	}
+	if w.timer.Stop() {
+		w.done = nil
+		g.apool.Put(w)
+	}
+	return g.flushNow(end), false
+}
+
+// register queues w for the next sync and wakes the flusher; false when the
+// group commit goroutine is not running (w is not queued).
+func (g *groupCommit) register(w *waiter) bool {
+	g.loop.mu.Lock()
+	running := g.running && !g.stopped
+	if running {
+		g.wmu.Lock()
+		g.waiters = append(g.waiters, w)
+		g.wmu.Unlock()
+	}
+	g.loop.mu.Unlock()
+	if running {
+		g.wakeup()
+	}
+	return running
 }
 
 // flushNow serves a put when the group commit goroutine is not running.
@@ -209,12 +244,54 @@ func (g *groupCommit) putWaiter(w *waiter) {
 	g.pool.Put(w)
 }
 
+// getAsyncWaiter returns a waiter for done whose timer reports FlushDiskTimeout
+// if no sync covers end within SyncFlushTimeout.
+func (g *groupCommit) getAsyncWaiter(end int64, done Completion) *waiter {
+	w, _ := g.apool.Get().(*waiter)
+	if w == nil {
+		w = &waiter{}
+		w.timer = time.AfterFunc(time.Hour, func() { w.expire() })
+	}
+	w.end, w.done = end, done
+	w.state.Store(waiting)
+	w.timer.Reset(g.c.opts.SyncFlushTimeout)
+	return w
+}
+
+// expire is an async waiter's timer: unless a sync won the race, done learns of
+// the timeout and the flusher recycles w when its sync ends.
+func (w *waiter) expire() {
+	if w.state.CompareAndSwap(waiting, abandoned) {
+		w.done.FlushDone(FlushDiskTimeout)
+	}
+}
+
 func (g *groupCommit) complete(w *waiter, st PutStatus) {
+	if w.done != nil {
+		g.completeAsync(w, st)
+		return
+	}
 	if w.state.CompareAndSwap(waiting, completed) {
 		w.ch <- st
 		return
 	}
 	g.putWaiter(w) // the put timed out and left it to us
+}
+
+// completeAsync tells an async waiter's Completion the outcome, unless its timer
+// did already. w is recycled only when its timer can no longer run; otherwise
+// it is left to the collector (a timeout, rare).
+func (g *groupCommit) completeAsync(w *waiter, st PutStatus) {
+	if !w.state.CompareAndSwap(waiting, completed) {
+		return // expire told done of the timeout
+	}
+	stopped := w.timer.Stop()
+	done := w.done
+	w.done = nil
+	done.FlushDone(st)
+	if stopped {
+		g.apool.Put(w)
+	}
 }
 
 func (g *groupCommit) run(stop <-chan struct{}) {
