@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/rocketgo/rocketgo/internal/broker/outcome"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
@@ -111,4 +113,24 @@ func TestNamesFromTheWireAreChecked(t *testing.T) {
 	require.Error(t, err)
 	require.Less(t, len(err.Error()), 600)
 	require.NotContains(t, err.Error(), "\x01")
+}
+
+// TestHeldPopPanicIsRecovered: a held POP runs again on a goroutine of the service, outside the
+// request that held it; a panic there (here the adapter's answer panics) is logged and the
+// broker goes on serving.
+func TestHeldPopPanicIsRecovered(t *testing.T) {
+	e := newEnv(t)
+	core, logs := observer.New(zap.ErrorLevel)
+	e.svc.lg = zap.New(core)
+	e.createTopic("T", 1)
+	_, held, err := e.svc.Pop(Request{Group: "G", Topic: "T", QueueID: -1, MaxMsgNums: 1, InvisibleTime: 60000,
+		PollTime: 20000, ConnID: 3}, func(Result, error) { panic("answer failed") })
+	require.NoError(t, err)
+	require.True(t, held)
+	e.send("T", 0, 1)
+	e.svc.Notify("T", 0)
+	require.Eventually(t, func() bool { return logs.FilterMessageSnippet("panicked").Len() == 1 }, 5*time.Second, time.Millisecond)
+	res := e.pop(Request{Group: "G2", Topic: "T", QueueID: -1, MaxMsgNums: 1, InvisibleTime: 60000})
+	require.Equal(t, outcome.OK, res.Status, "the service still serves after the panic")
+	res.Release()
 }
