@@ -34,7 +34,7 @@ func (b *Broker) services() processor.Services {
 		membership.Deps{Groups: b.groups, Topics: b.topics, Consumers: b.consumers, Producers: b.producers, Notifier: clients},
 		b.lg.Named("membership"))
 	queries := query.New(query.Options{DefaultQueryMaxNum: b.opts.DefaultQueryMaxNum}, b.store)
-	b.relay = relay.New(relay.Options{BrokerName: b.opts.BrokerName}, relay.Deps{Consumers: b.consumers,
+	b.relay = relay.New(relay.Options{BrokerName: b.opts.BrokerName}, relay.Deps{Groups: b.groups, Consumers: b.consumers,
 		Messages: queries, Offsets: b.offsets, Store: b.store, Topics: b.topics, Clients: clients}, b.lg.Named("relay"))
 	b.live = live{send: b.sendService(clients), sendBack: b.sendBackService(), pull: b.pullService()}
 	return processor.Services{

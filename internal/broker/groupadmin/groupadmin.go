@@ -18,6 +18,7 @@ import (
 type Groups interface {
 	Get(group string) (body.SubscriptionGroupConfig, bool)
 	Put(cfg body.SubscriptionGroupConfig) error
+	PutAll(list []body.SubscriptionGroupConfig) error
 	Delete(group string) (bool, error)
 	Wrapper() body.SubscriptionGroupWrapper
 }

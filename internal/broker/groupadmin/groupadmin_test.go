@@ -15,6 +15,7 @@ import (
 type fakeGroups struct {
 	cfgs   map[string]body.SubscriptionGroupConfig
 	putErr error
+	writes int // PutAll calls
 }
 
 func (f *fakeGroups) Put(cfg body.SubscriptionGroupConfig) error {
@@ -22,6 +23,16 @@ func (f *fakeGroups) Put(cfg body.SubscriptionGroupConfig) error {
 		return f.putErr
 	}
 	f.cfgs[cfg.GroupName] = cfg
+	return nil
+}
+
+func (f *fakeGroups) PutAll(list []body.SubscriptionGroupConfig) error {
+	for _, cfg := range list {
+		if err := f.Put(cfg); err != nil {
+			return err
+		}
+	}
+	f.writes++
 	return nil
 }
 

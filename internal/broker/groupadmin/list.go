@@ -20,14 +20,22 @@ func (s *Service) Config(group string) (body.SubscriptionGroupConfig, error) {
 	return cfg, nil
 }
 
-// UpdateList creates or replaces several groups (UPDATE_AND_CREATE_SUBSCRIPTIONGROUP_LIST); a
-// config without a name refuses the whole list before anything is written.
+// MaxListEntries bounds the groups of one UPDATE_AND_CREATE_SUBSCRIPTIONGROUP_LIST.
+const MaxListEntries = 1000
+
+// UpdateList creates or replaces several groups (UPDATE_AND_CREATE_SUBSCRIPTIONGROUP_LIST): at
+// most MaxListEntries; a config without a valid name refuses the whole list before anything is
+// written; all are written with one write of the file.
 func (s *Service) UpdateList(list []body.SubscriptionGroupConfig, from string) error {
 	if err := s.Writable(); err != nil {
 		return err
 	}
 	if len(list) == 0 {
 		return outcome.Errorf(outcome.SystemError, "the subscription group config list is empty")
+	}
+	if len(list) > MaxListEntries {
+		return outcome.Errorf(outcome.SystemError, "the subscription group config list holds %d groups, more than %d",
+			len(list), MaxListEntries)
 	}
 	for _, cfg := range list {
 		if cfg.GroupName == "" {
@@ -37,10 +45,8 @@ func (s *Service) UpdateList(list []body.SubscriptionGroupConfig, from string) e
 			return outcome.Errorf(outcome.SystemError, "%v", err)
 		}
 	}
-	for _, cfg := range list {
-		if err := s.groups.Put(cfg); err != nil {
-			return err
-		}
+	if err := s.groups.PutAll(list); err != nil {
+		return err
 	}
 	s.lg.Info("subscription groups updated by admin", zap.Int("groups", len(list)), zap.String("from", from))
 	return nil

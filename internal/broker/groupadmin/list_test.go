@@ -1,6 +1,7 @@
 package groupadmin
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -33,4 +34,24 @@ func TestConfigAndUpdateList(t *testing.T) {
 
 	slave := New(Options{Slave: true}, groups, &fakeOffsets{}, nil)
 	require.Equal(t, slaveRefusal, slave.UpdateList([]body.SubscriptionGroupConfig{g1}, ""))
+}
+
+// TestUpdateListIsBounded: a list of more than MaxListEntries groups is refused with a remark
+// and creates nothing; a full list is written with one PutAll.
+func TestUpdateListIsBounded(t *testing.T) {
+	groups := &fakeGroups{cfgs: map[string]body.SubscriptionGroupConfig{}}
+	s := New(Options{}, groups, &fakeOffsets{}, nil)
+	list := make([]body.SubscriptionGroupConfig, MaxListEntries+1)
+	for i := range list {
+		list[i] = body.NewSubscriptionGroupConfig(fmt.Sprintf("LG%d", i))
+	}
+	err := s.UpdateList(list, "")
+	require.Equal(t, &outcome.Error{Kind: outcome.SystemError,
+		Remark: "the subscription group config list holds 1001 groups, more than 1000"}, err)
+	require.Empty(t, groups.cfgs)
+	require.NoError(t, s.UpdateList(list[:MaxListEntries], ""))
+	require.Len(t, groups.cfgs, MaxListEntries)
+	require.Equal(t, 1, groups.writes)
+	bad := []body.SubscriptionGroupConfig{body.NewSubscriptionGroupConfig("ok"), body.NewSubscriptionGroupConfig("bad\nname")}
+	require.Error(t, s.UpdateList(bad, ""))
 }

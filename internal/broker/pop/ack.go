@@ -65,6 +65,10 @@ func (s *Service) checkAckTarget(topic string, q int32, offset int64, inclusive 
 	return nil
 }
 
+// MaxBatchAcks bounds the entries of one BATCH_ACK_MESSAGE (each names one checkpoint; a client
+// batches the acks of a few pops).
+const MaxBatchAcks = 1024
+
 // BatchAck settles the messages of BATCH_ACK_MESSAGE's entries. Offsets outside their queue and
 // entries of unknown queues are skipped, as Java skips them; an empty batch is NO_MESSAGE.
 func (s *Service) BatchAck(acks []body.BatchAck) error {
@@ -73,6 +77,9 @@ func (s *Service) BatchAck(acks []body.BatchAck) error {
 	}
 	if len(acks) == 0 {
 		return outcome.Errorf(outcome.NoMessage, "the batch holds no ack")
+	}
+	if len(acks) > MaxBatchAcks {
+		return outcome.Errorf(outcome.InvalidParameter, "the batch holds %d acks, more than %d", len(acks), MaxBatchAcks)
 	}
 	for i := range acks { // every name before any ack: a refused batch settles nothing
 		if err := checkNames(acks[i].ConsumerGroup, acks[i].Topic); err != nil {
@@ -181,16 +188,32 @@ func (s *Service) ChangeInvisibleTime(r ChangeRequest) (ChangeResult, error) {
 	if err := s.checkOutstanding(); err != nil {
 		return ChangeResult{}, err
 	}
+	old := key{topic: r.Topic, group: r.Group, queueID: r.QueueID, start: e.CkQueueOffset, popTime: e.PopTime}
+	if !s.holds(old, r.Offset) {
+		return ChangeResult{}, outcome.Errorf(outcome.NoMessage,
+			"the message %s@%d@%d is not invisible under the checkpoint of extraInfo: acknowledged, revived or never popped",
+			r.Topic, r.QueueID, r.Offset)
+	}
 	now, ok := s.recheckpoint(r, e)
 	if !ok {
 		return ChangeResult{}, outcome.Errorf(outcome.SystemError, "change invisible time: the revive log did not take the checkpoint")
 	}
-	old := key{topic: r.Topic, group: r.Group, queueID: r.QueueID, start: e.CkQueueOffset, popTime: e.PopTime}
 	offsets := [1]int64{r.Offset}
 	if _, ok := s.settle(kindAck, old, offsets[:]); !ok {
 		return ChangeResult{}, outcome.Errorf(outcome.SystemError, "change invisible time: the revive log did not take the ack")
 	}
 	return ChangeResult{PopTime: now, InvisibleTime: r.InvisibleTime, ReviveQid: e.ReviveQid}, nil
+}
+
+// holds reports whether checkpoint k still has offset to settle. A change of a message no
+// checkpoint holds is refused: each change then replaces an outstanding message by one, so that
+// changes cannot fill the table with checkpoints of messages never popped (Java writes one for
+// any offset of the queue).
+func (s *Service) holds(k key, offset int64) bool {
+	var todo pending
+	offsets := [1]int64{offset}
+	s.cks.unsettledOf(k, offsets[:], &todo)
+	return todo.n > 0
 }
 
 // recheckpoint writes the one-message checkpoint of a change, under the queue's lock so that its

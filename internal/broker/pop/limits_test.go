@@ -6,8 +6,11 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/rocketgo/rocketgo/internal/broker/outcome"
+	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 )
 
@@ -111,4 +114,96 @@ func TestNamesFromTheWireAreChecked(t *testing.T) {
 	require.Error(t, err)
 	require.Less(t, len(err.Error()), 600)
 	require.NotContains(t, err.Error(), "\x01")
+}
+
+// TestHeldPopPanicIsRecovered: a held POP runs again on a goroutine of the service, outside the
+// request that held it; a panic there (here the adapter's answer panics) is logged and the
+// broker goes on serving.
+func TestHeldPopPanicIsRecovered(t *testing.T) {
+	e := newEnv(t)
+	core, logs := observer.New(zap.ErrorLevel)
+	e.svc.lg = zap.New(core)
+	e.createTopic("T", 1)
+	_, held, err := e.svc.Pop(Request{Group: "G", Topic: "T", QueueID: -1, MaxMsgNums: 1, InvisibleTime: 60000,
+		PollTime: 20000, ConnID: 3}, func(Result, error) { panic("answer failed") })
+	require.NoError(t, err)
+	require.True(t, held)
+	e.send("T", 0, 1)
+	e.svc.Notify("T", 0)
+	require.Eventually(t, func() bool { return logs.FilterMessageSnippet("panicked").Len() == 1 }, 5*time.Second, time.Millisecond)
+	res := e.pop(Request{Group: "G2", Topic: "T", QueueID: -1, MaxMsgNums: 1, InvisibleTime: 60000})
+	require.Equal(t, outcome.OK, res.Status, "the service still serves after the panic")
+	res.Release()
+}
+
+// TestChangeNeedsAnOutstandingMessage: CHANGE_MESSAGE_INVISIBLETIME of an offset no checkpoint
+// holds (never popped, already acknowledged) is refused and writes no checkpoint, so that changes
+// cannot fill the table (MaxOutstanding, then SYSTEM_BUSY for every POP); a change of a popped
+// message replaces its checkpoint by one, and a change of the changed message works again.
+func TestChangeNeedsAnOutstandingMessage(t *testing.T) {
+	e := newEnv(t)
+	e.createTopic("T", 1)
+	e.send("T", 0, 3)
+	res := e.pop(Request{Group: "G", Topic: "T", QueueID: 0, MaxMsgNums: 1, InvisibleTime: 60000})
+	require.Equal(t, outcome.OK, res.Status)
+	res.Release()
+	require.Equal(t, 1, e.svc.Outstanding())
+	for off := int64(1); off < 3; off++ { // in the queue, never popped
+		_, err := e.svc.ChangeInvisibleTime(ChangeRequest{InvisibleTime: 1e12,
+			AckRequest: AckRequest{Group: "G", Topic: "T", QueueID: 0, ExtraInfo: extraOf(res, 0, 0), Offset: off}})
+		require.True(t, outcome.Is(err, outcome.NoMessage), "%v", err)
+	}
+	require.Equal(t, 1, e.svc.Outstanding(), "a refused change writes no checkpoint")
+
+	e.advance(time.Millisecond)
+	ch, err := e.svc.ChangeInvisibleTime(ChangeRequest{InvisibleTime: 30000,
+		AckRequest: AckRequest{Group: "G", Topic: "T", QueueID: 0, ExtraInfo: extraOf(res, 0, 0), Offset: 0}})
+	require.NoError(t, err)
+	require.Equal(t, 1, e.svc.Outstanding(), "the change replaced the checkpoint")
+	_, err = e.svc.ChangeInvisibleTime(ChangeRequest{InvisibleTime: 30000,
+		AckRequest: AckRequest{Group: "G", Topic: "T", QueueID: 0, ExtraInfo: extraOf(res, 0, 0), Offset: 0}})
+	require.True(t, outcome.Is(err, outcome.NoMessage), "the old checkpoint no longer holds it: %v", err)
+	moved := Result{PopTime: ch.PopTime, InvisibleTime: ch.InvisibleTime, ReviveQid: ch.ReviveQid}
+	e.advance(time.Millisecond)
+	_, err = e.svc.ChangeInvisibleTime(ChangeRequest{InvisibleTime: 30000,
+		AckRequest: AckRequest{Group: "G", Topic: "T", QueueID: 0, ExtraInfo: extraOf(moved, 0, 0), Offset: 0}})
+	require.NoError(t, err, "the changed message changes again under its new checkpoint")
+	require.Equal(t, 1, e.svc.Outstanding())
+}
+
+// TestOrderlyChangeOnlyOfPoppedOffsets: an orderly change of an offset the queue's last pop did
+// not hand out records nothing (before, each such request added an entry to the order info and
+// to consumerOrderInfo.json).
+func TestOrderlyChangeOnlyOfPoppedOffsets(t *testing.T) {
+	e := newEnv(t)
+	e.createTopic("T", 1)
+	e.send("T", 0, 50)
+	res := e.pop(Request{Group: "G", Topic: "T", QueueID: 0, MaxMsgNums: 1, InvisibleTime: 60000, Order: true})
+	require.Equal(t, outcome.OK, res.Status)
+	res.Release()
+	extra := protocol.ExtraInfo{CkQueueOffset: 0, PopTime: res.PopTime, InvisibleTime: res.InvisibleTime,
+		ReviveQid: OrderReviveQid, Retry: '0', BrokerName: "broker-a", QueueID: 0}.String()
+	for off := int64(0); off < 50; off++ {
+		_, err := e.svc.ChangeInvisibleTime(ChangeRequest{InvisibleTime: 1000,
+			AckRequest: AckRequest{Group: "G", Topic: "T", QueueID: 0, ExtraInfo: extra, Offset: off}})
+		require.NoError(t, err)
+	}
+	info := e.svc.orders.get("T", "G", 0)
+	require.Len(t, info.NextVisibleTimes, 1, "only the popped offset 0: %v", info.NextVisibleTimes)
+	require.Contains(t, info.NextVisibleTimes, int64(0))
+}
+
+// TestBatchAckEntriesAreBounded: a BATCH_ACK_MESSAGE of more than MaxBatchAcks entries is refused
+// with a remark before any is settled.
+func TestBatchAckEntriesAreBounded(t *testing.T) {
+	e := newEnv(t)
+	e.createTopic("T", 1)
+	acks := make([]body.BatchAck, MaxBatchAcks+1)
+	for i := range acks {
+		acks[i] = body.BatchAck{ConsumerGroup: "G", Topic: "T", BitSet: body.NewBitSet(0)}
+	}
+	err := e.svc.BatchAck(acks)
+	require.True(t, outcome.Is(err, outcome.InvalidParameter), "%v", err)
+	require.Contains(t, err.Error(), "more than 1024")
+	require.NoError(t, e.svc.BatchAck(acks[:MaxBatchAcks]))
 }

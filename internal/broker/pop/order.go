@@ -68,6 +68,16 @@ func (o *orderInfo) blocks(attemptID string, invisibleTime, now int64) bool {
 	return false
 }
 
+// handedOut reports whether the pop handed out offset.
+func (o *orderInfo) handedOut(offset int64) bool {
+	for i := range o.Offsets {
+		if o.offset(i) == offset {
+			return true
+		}
+	}
+	return false
+}
+
 // next is the offset after the acknowledged prefix.
 func (o *orderInfo) next() int64 {
 	for i := range o.Offsets {
@@ -226,8 +236,8 @@ func (o *orderInfos) changeVisibleTime(topic, group string, q int32, offset, pop
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	info := o.get(topic, group, q)
-	if info == nil || info.PopTime != popTime {
-		return
+	if info == nil || info.PopTime != popTime || !info.handedOut(offset) {
+		return // only what the pop handed out: the table and its file stay bounded by the pops
 	}
 	if info.NextVisibleTimes == nil {
 		info.NextVisibleTimes = map[int64]int64{}

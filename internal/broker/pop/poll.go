@@ -1,6 +1,7 @@
 package pop
 
 import (
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -217,9 +218,20 @@ func (p *polls) fire(h *hold, final bool) {
 	if h.timer != nil {
 		h.timer.Stop()
 	}
-	if !p.g.Go(func(<-chan struct{}) { h.run(final) }) {
-		h.run(true)
+	if !p.g.Go(func(<-chan struct{}) { p.runRecovered(h, final) }) {
+		p.runRecovered(h, true)
 	}
+}
+
+// runRecovered runs a hold again, outside the request that held it: a panic there (the POP path,
+// or the adapter's answer) is passed to the group's OnPanic instead of ending the broker.
+func (p *polls) runRecovered(h *hold, final bool) {
+	defer func() {
+		if v := recover(); v != nil && p.g.OnPanic != nil {
+			p.g.OnPanic(v, debug.Stack())
+		}
+	}()
+	h.run(final)
 }
 
 // dropConn forgets the holds of a closed connection: there is no one to answer.

@@ -171,6 +171,9 @@ func New(opts Options, deps Deps, lg *zap.Logger) (*Service, error) {
 	s := &Service{opts: opts, Deps: deps, lg: lg, reviveTopic: systopic.Revive(opts.ClusterName),
 		cks: newTable(opts.ReviveQueueNum), now: time.Now, rand: rand.IntN}
 	s.locks.held = map[lockKey]struct{}{}
+	s.loops.OnPanic = func(v any, stack []byte) {
+		s.lg.Error("a held POP or NOTIFICATION panicked when run again", zap.Any("panic", v), zap.ByteString("stack", stack))
+	}
 	s.puts.New = func() any { return &recordPut{body: make([]byte, 0, 256)} }
 	orders, err := newOrderInfos(opts.StorePathRootDir, lg)
 	if err != nil {

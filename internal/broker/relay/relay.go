@@ -82,8 +82,15 @@ type Options struct {
 	CallTimeout time.Duration
 }
 
-// Deps are what the service works with.
+// Groups says whether a consumer group exists.
+type Groups interface {
+	Get(group string) (body.SubscriptionGroupConfig, bool)
+}
+
+// Deps are what the service works with; Groups may be nil (every valid group name is taken to
+// exist).
 type Deps struct {
+	Groups    Groups
 	Consumers Consumers
 	Messages  Messages
 	Offsets   Offsets

@@ -123,6 +123,12 @@ func (f fakeTopics) Get(t string) (body.TopicConfig, bool) {
 	return body.TopicConfig{TopicName: t, ReadQueueNums: n, WriteQueueNums: n}, ok
 }
 
+type fakeGroups map[string]bool
+
+func (f fakeGroups) Get(g string) (body.SubscriptionGroupConfig, bool) {
+	return body.NewSubscriptionGroupConfig(g), f[g]
+}
+
 type env struct {
 	svc       *Service
 	clients   *fakeClients
@@ -138,7 +144,7 @@ func newEnv(t *testing.T) *env {
 	e := &env{clients: &fakeClients{err: map[uint64]error{}, tables: map[uint64]map[body.MessageQueue]int64{}},
 		consumers: fakeConsumers{"G": {member(1, "c1", 409), member(2, "c2", 409)}},
 		offsets:   fakeOffsets{0: 5, 1: 2}}
-	e.svc = New(Options{BrokerName: "broker-a", CallTimeout: time.Minute}, Deps{Consumers: e.consumers,
+	e.svc = New(Options{BrokerName: "broker-a", CallTimeout: time.Minute}, Deps{Groups: fakeGroups{"G": true, "Offline": true}, Consumers: e.consumers,
 		Messages: fakeMessages{"M1": []byte("record")}, Offsets: e.offsets, Store: fakeStore{},
 		Topics: fakeTopics{"T": 2}, Clients: e.clients}, nil)
 	t.Cleanup(e.svc.Close)

@@ -10,6 +10,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker/outcome"
 	"github.com/rocketgo/rocketgo/internal/broker/policy"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/names"
 )
 
 // Offsets holds the groups' committed offsets.
@@ -64,6 +65,9 @@ type ResetNotice struct {
 // are committed here (so a consumer that starts or rebalances reads them; Java leaves that to
 // the clients) and every member is told.
 func (s *Service) ResetOffset(r ResetRequest) (map[body.MessageQueue]int64, error) {
+	if err := s.checkResetNames(r.Topic, r.Group); err != nil {
+		return nil, err
+	}
 	if r.QueueID != nil && *r.QueueID >= 0 {
 		return s.resetQueue(r, *r.QueueID)
 	}
@@ -86,6 +90,30 @@ func (s *Service) ResetOffset(r ResetRequest) (map[body.MessageQueue]int64, erro
 	return table, nil
 }
 
+// checkResetNames refuses a topic or group that is not a valid name: a reset commits offsets
+// under them.
+func (s *Service) checkResetNames(topic, group string) error {
+	if err := names.Topic(topic); err != nil {
+		return outcome.Errorf(outcome.TopicNotExist, "%v", err)
+	}
+	if err := names.Group(group); err != nil {
+		return outcome.Errorf(outcome.GroupNotExist, "%v", err)
+	}
+	return nil
+}
+
+// groupExists refuses a group the broker does not have (Java's resetOffsetInner): one queue's
+// reset needs nobody online, so without it any group name would get an offset.
+func (s *Service) groupExists(group string) error {
+	if s.Groups == nil {
+		return nil
+	}
+	if _, ok := s.Groups.Get(group); !ok {
+		return outcome.Errorf(outcome.GroupNotExist, "Group %s does not exist", group)
+	}
+	return nil
+}
+
 // resetQueue moves a group's offset of one queue (RocketMQ 5's resetOffsetInner for a queue id):
 // to the offset asked for, which must lie in the queue, or to the timestamp's offset; unlike the
 // whole-topic reset it needs nobody online and moves back or forth. It is committed here, and
@@ -94,6 +122,9 @@ func (s *Service) resetQueue(r ResetRequest, q int32) (map[body.MessageQueue]int
 	tc, ok := s.Topics.Get(r.Topic)
 	if !ok {
 		return nil, outcome.Errorf(outcome.TopicNotExist, "Topic %s does not exist", r.Topic)
+	}
+	if err := s.groupExists(r.Group); err != nil {
+		return nil, err
 	}
 	if int(q) >= max(tc.ReadQueueNums, tc.WriteQueueNums) {
 		return nil, outcome.Errorf(outcome.SystemError, "queue %d of topic %s does not exist", q, r.Topic)

@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -57,5 +58,28 @@ func TestResetOneQueueRefusals(t *testing.T) {
 		_, err := e.svc.ResetOffset(tc.r)
 		require.Equal(t, tc.want, err)
 	}
+	require.Empty(t, e.clients.notices)
+}
+
+// TestResetOffsetNames: a reset commits offsets under its topic and group, so a name that is not
+// valid, and a group the broker does not have, are refused before anything is committed (one
+// queue's reset used to commit an offset for any group string, growing consumerOffset.json with
+// every request).
+func TestResetOffsetNames(t *testing.T) {
+	e := newEnv(t)
+	for _, r := range []ResetRequest{
+		{Topic: "T", Group: "Nobody", QueueID: ptr[int32](0)},
+		{Topic: "T", Group: "bad\ngroup", QueueID: ptr[int32](0)},
+		{Topic: "T", Group: strings.Repeat("g", 300), QueueID: ptr[int32](0)},
+		{Topic: "T@G", Group: "G", QueueID: ptr[int32](0)},
+		{Topic: "T", Group: "bad group", Timestamp: -1},
+	} {
+		_, err := e.svc.ResetOffset(r)
+		require.Error(t, err, "%+v", r)
+		k, _ := outcome.Of(err)
+		require.Contains(t, []outcome.Kind{outcome.GroupNotExist, outcome.TopicNotExist}, k, "%v", err)
+	}
+	_, err := e.svc.ResetOffset(ResetRequest{Topic: "T", Group: "Nobody", QueueID: ptr[int32](0)})
+	require.Equal(t, &outcome.Error{Kind: outcome.GroupNotExist, Remark: "Group Nobody does not exist"}, err)
 	require.Empty(t, e.clients.notices)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/rocketgo/rocketgo/internal/broker/outcome"
 	"github.com/rocketgo/rocketgo/internal/store"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
+	"github.com/rocketgo/rocketgo/pkg/protocol/names"
 )
 
 // Requesters hands a reply to the client that sent the request (DefaultMQProducer.request): the
@@ -68,6 +69,9 @@ func (s *Service) pushReply(ctx context.Context, r *Request, m *store.Message) (
 	id, ok := message.LookupPropertyString(m.Properties, message.PropertyMessageReplyToClient)
 	if !ok {
 		return false, "reply message properties[" + message.PropertyMessageReplyToClient + "] is null"
+	}
+	if err := names.ClientID(id); err != nil {
+		return false, "reply message properties[" + message.PropertyMessageReplyToClient + "]: " + err.Error()
 	}
 	if s.Requesters == nil {
 		return false, "push reply message fail, channel of <" + id + "> not found."

@@ -2,6 +2,7 @@ package send
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -119,4 +120,19 @@ func TestReconfigure(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, res.Stored, "storeReplyMessageEnable stayed off")
 	require.Len(t, req.pushed, 1)
+}
+
+// TestReplyToBadClientID: a REPLY_TO_CLIENT that is not a client id is pushed to nobody, looked
+// up nowhere, and the remark shows it quoted and cut.
+func TestReplyToBadClientID(t *testing.T) {
+	e, req := replyEnv(false)
+	for _, id := range []string{"a b", strings.Repeat("c", 5000), "x\ty"} {
+		r := *request("T", message.PropertyMessageReplyToClient, id, message.PropertyCorrelationID, "c")
+		res, err := e.svc.Reply(context.Background(), r)
+		require.NoError(t, err)
+		require.False(t, res.Pushed)
+		require.Contains(t, res.PushRemark, "The client id")
+		require.Less(t, len(res.PushRemark), 400)
+	}
+	require.Empty(t, req.pushed)
 }

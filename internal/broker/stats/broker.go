@@ -1,9 +1,13 @@
 package stats
 
 import (
+	"errors"
+	"strings"
+
 	"github.com/rocketgo/rocketgo/internal/broker/client"
 	"github.com/rocketgo/rocketgo/internal/broker/outcome"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
+	"github.com/rocketgo/rocketgo/pkg/protocol/names"
 )
 
 // Groups lists the consumer groups the broker has configs for.
@@ -21,10 +25,40 @@ const groupGetNums = "GROUP_GET_NUMS"
 
 // BrokerStats is one throughput counter's minute, hour and day figures (VIEW_BROKER_STATS_DATA).
 func (s *Service) BrokerStats(name, key string) (body.BrokerStatsData, error) {
+	if err := checkStatsKey(name, key); err != nil {
+		return body.BrokerStatsData{}, err
+	}
 	if d, ok := s.Counters.Data(name, key); ok {
 		return d, nil
 	}
 	return body.BrokerStatsData{}, outcome.Errorf(outcome.SystemError, "The stats <%s> <%s> not exist", name, key)
+}
+
+// checkStatsKey refuses a stats name or key that is not a name before it reaches the counters
+// or a remark: topic@group parts are checked as a topic and a group; another key (a topic, or
+// the cluster's name, which need not be a topic name) must be 1 to 255 printable ASCII
+// characters without blanks.
+func checkStatsKey(name, key string) error {
+	if name == "" || !names.ValidChars(name) || len(name) > 64 {
+		return outcome.Errorf(outcome.SystemError, "The stats name %s is not a stats name", names.Quote(name))
+	}
+	bad := func(why error) error {
+		return outcome.Errorf(outcome.SystemError, "The stats key %s is not a topic, topic@group or cluster name: %v",
+			names.Quote(key), why)
+	}
+	if topic, group, ok := strings.Cut(key, "@"); ok {
+		if err := names.Topic(topic); err != nil {
+			return bad(err)
+		}
+		if err := names.Group(group); err != nil {
+			return bad(err)
+		}
+		return nil
+	}
+	if key == "" || len(key) > 255 || strings.IndexFunc(key, func(r rune) bool { return r <= ' ' || r > '~' }) >= 0 {
+		return bad(errors.New("not 1 to 255 printable characters"))
+	}
+	return nil
 }
 
 // BrokerConsumeStats is every configured group's progress on each topic it has offsets on

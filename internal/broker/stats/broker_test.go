@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -50,6 +51,27 @@ func TestBrokerStats(t *testing.T) {
 	require.Equal(t, d, got)
 	_, err = s.BrokerStats("TOPIC_PUT_NUMS", "U")
 	require.Equal(t, &outcome.Error{Kind: outcome.SystemError, Remark: "The stats <TOPIC_PUT_NUMS> <U> not exist"}, err)
+	s.Counters = fakeCounters{"GROUP_GET_NUMS T@G": d, "BROKER_PUT_NUMS my.cluster": d}
+	_, err = s.BrokerStats("GROUP_GET_NUMS", "T@G")
+	require.NoError(t, err)
+	_, err = s.BrokerStats("BROKER_PUT_NUMS", "my.cluster")
+	require.NoError(t, err, "a cluster name need not be a topic name")
+}
+
+// TestBrokerStatsNames: a stats name or key that is not a name is refused, quoted and cut in the
+// remark, before it reaches the counters.
+func TestBrokerStatsNames(t *testing.T) {
+	s := newService(nil, nil)
+	s.Counters = fakeCounters{}
+	for _, c := range [][2]string{{"TOPIC_PUT_NUMS", "a\nb"}, {"TOPIC_PUT_NUMS", ""}, {"TOPIC_PUT_NUMS", strings.Repeat("k", 300)},
+		{"GROUP_GET_NUMS", "T@bad group"}, {"GROUP_GET_NUMS", "../x@G"}, {"BAD NAME", "T"}, {"", "T"}} {
+		_, err := s.BrokerStats(c[0], c[1])
+		k, remark := outcome.Of(err)
+		require.Equal(t, outcome.SystemError, k, "%q", c)
+		require.Contains(t, remark, "is not a", "%q", c)
+		require.Less(t, len(remark), 300)
+		require.NotContains(t, remark, "\n")
+	}
 }
 
 func TestBrokerConsumeStats(t *testing.T) {

@@ -232,6 +232,27 @@ func (m *Manager) Put(cfg body.SubscriptionGroupConfig) error {
 	return m.persist(seq)
 }
 
+// PutAll creates or replaces several groups (UPDATE_AND_CREATE_SUBSCRIPTIONGROUP_LIST) with one
+// write of the file. A name Put would refuse fails the whole list before anything changes.
+func (m *Manager) PutAll(list []body.SubscriptionGroupConfig) error {
+	for i := range list {
+		if list[i].GroupName == "" {
+			return ErrEmptyGroupName
+		}
+		if err := names.Group(list[i].GroupName); err != nil {
+			return err
+		}
+	}
+	m.mu.Lock()
+	for _, cfg := range list {
+		m.mu.groups[cfg.GroupName] = cfg
+	}
+	seq := m.changedLocked()
+	m.mu.Unlock()
+	m.lg.Info("subscription groups updated", zap.Int("count", len(list)))
+	return m.persist(seq)
+}
+
 // Delete removes a group and persists the table. It reports whether the group existed.
 func (m *Manager) Delete(group string) (bool, error) {
 	m.mu.Lock()

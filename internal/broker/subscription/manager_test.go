@@ -191,3 +191,23 @@ func TestFindOrCreateAdmits(t *testing.T) {
 	_, ok = m.FindOrCreate("c")
 	require.False(t, ok, "owner 0 is asked too (the Admit of the broker's wiring lets it through)")
 }
+
+// TestPutAllWritesOnce: UPDATE_AND_CREATE_SUBSCRIPTIONGROUP_LIST's groups are written with one
+// write of the file; a bad name in the list changes nothing.
+func TestPutAllWritesOnce(t *testing.T) {
+	o := testOptions(t)
+	m := newManager(t, o)
+	before := m.Writes()
+	var list []body.SubscriptionGroupConfig
+	for i := range 500 {
+		list = append(list, body.NewSubscriptionGroupConfig("LG"+strconv.Itoa(i)))
+	}
+	require.NoError(t, m.PutAll(list))
+	require.Equal(t, before+1, m.Writes(), "one write for 500 groups")
+	_, ok := newManager(t, o).Get("LG499")
+	require.True(t, ok, "written")
+	require.Error(t, m.PutAll([]body.SubscriptionGroupConfig{body.NewSubscriptionGroupConfig("Fine"), body.NewSubscriptionGroupConfig("a b")}))
+	_, ok = m.Get("Fine")
+	require.False(t, ok)
+	require.Equal(t, before+1, m.Writes())
+}

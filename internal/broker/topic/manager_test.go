@@ -283,3 +283,21 @@ func TestCreateAdmitsAndBatches(t *testing.T) {
 	m.CreateTopicInSendMessageBack("%RETRY%"+strings.Repeat("h", 130), 1, 6, 0)
 	require.Len(t, m.Topics(), len(newManager(t, o).Topics()), "what is in memory is on disk, and no bad name")
 }
+
+// TestPutAllWritesOnce: UPDATE_AND_CREATE_TOPIC_LIST's topics are written with one write of
+// topics.json; a bad name in the list changes nothing.
+func TestPutAllWritesOnce(t *testing.T) {
+	o := testOptions(t)
+	m := newManager(t, o)
+	before := m.Writes()
+	var tcs []body.TopicConfig
+	for i := range 500 {
+		tcs = append(tcs, body.NewTopicConfig(fmt.Sprintf("List%d", i)))
+	}
+	require.NoError(t, m.PutAll(tcs))
+	require.Equal(t, before+1, m.Writes(), "one write for 500 topics")
+	require.True(t, newManager(t, o).Contains("List499"), "written")
+	require.Error(t, m.PutAll([]body.TopicConfig{body.NewTopicConfig("Fine"), body.NewTopicConfig("../x")}))
+	require.False(t, m.Contains("Fine"))
+	require.Equal(t, before+1, m.Writes())
+}

@@ -18,21 +18,23 @@ func (s *Service) Config(name string) (body.TopicConfig, error) {
 	return tc, nil
 }
 
-// UpdateList creates or replaces several topics (UPDATE_AND_CREATE_TOPIC_LIST): every config is
-// checked before any is written, so that a bad one changes nothing.
+// MaxListEntries bounds the topics of one UPDATE_AND_CREATE_TOPIC_LIST.
+const MaxListEntries = 1000
+
+// UpdateList creates or replaces several topics (UPDATE_AND_CREATE_TOPIC_LIST): at most
+// MaxListEntries, every config checked before any is written, so that a bad one changes
+// nothing, and all written with one write of topics.json.
 func (s *Service) UpdateList(list []body.TopicConfig) error {
 	if len(list) == 0 {
 		return outcome.Errorf(outcome.SystemError, "the topic config list is empty")
+	}
+	if len(list) > MaxListEntries {
+		return outcome.Errorf(outcome.SystemError, "the topic config list holds %d topics, more than %d", len(list), MaxListEntries)
 	}
 	for i := range list {
 		if err := s.check(list[i]); err != nil {
 			return err
 		}
 	}
-	for _, tc := range list {
-		if err := s.topics.Put(tc); err != nil {
-			return err
-		}
-	}
-	return nil
+	return s.topics.PutAll(list)
 }

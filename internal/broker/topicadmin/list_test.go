@@ -1,6 +1,7 @@
 package topicadmin
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -39,4 +40,23 @@ func TestUpdateList(t *testing.T) {
 	require.NotContains(t, topics.cfgs, "L3", "a bad config in the list changes nothing")
 	require.Error(t, s.UpdateList([]body.TopicConfig{topicConfig("L4", 0, 2)}))
 	require.Error(t, s.UpdateList(nil))
+}
+
+// TestUpdateListIsBounded: a list of more than MaxListEntries topics is refused with a remark and
+// creates nothing; a full list is written with one PutAll.
+func TestUpdateListIsBounded(t *testing.T) {
+	s, topics := newService()
+	list := make([]body.TopicConfig, MaxListEntries+1)
+	for i := range list {
+		list[i] = topicConfig(fmt.Sprintf("LT%d", i), 1, 1)
+	}
+	err := s.UpdateList(list)
+	k, remark := outcome.Of(err)
+	require.Equal(t, outcome.SystemError, k)
+	require.Equal(t, "the topic config list holds 1001 topics, more than 1000", remark)
+	require.NotContains(t, topics.cfgs, "LT0")
+	topics.log = nil
+	require.NoError(t, s.UpdateList(list[:MaxListEntries]))
+	require.Contains(t, topics.cfgs, "LT999")
+	require.Equal(t, []string{"putAll"}, topics.log, "one write for the list")
 }

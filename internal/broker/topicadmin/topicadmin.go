@@ -22,6 +22,7 @@ const maxQueueNums = 1024
 type Topics interface {
 	Get(topic string) (body.TopicConfig, bool)
 	Put(tc body.TopicConfig) error
+	PutAll(list []body.TopicConfig) error
 	Delete(topic string) (bool, error)
 	IsSystemTopic(topic string) bool
 	Topics() []string

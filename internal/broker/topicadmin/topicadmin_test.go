@@ -23,6 +23,14 @@ func (f *fakeTopics) Put(tc body.TopicConfig) error {
 	return nil
 }
 
+func (f *fakeTopics) PutAll(list []body.TopicConfig) error {
+	f.log = append(f.log, "putAll")
+	for _, tc := range list {
+		f.cfgs[tc.TopicName] = tc
+	}
+	return nil
+}
+
 func (f *fakeTopics) Delete(name string) (bool, error) {
 	if name == "Stuck" {
 		return false, errors.New("disk full")
