@@ -9,6 +9,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/rocketgo/rocketgo/internal/lifecycle"
 	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/body"
 )
@@ -53,10 +54,9 @@ type Registrar struct {
 	onResult func(Result)
 	lg       *zap.Logger
 
-	kick  chan struct{}
-	stopc chan struct{}
-	wg    sync.WaitGroup
-	once  sync.Once
+	kick chan struct{}
+	loop lifecycle.Group // the periodic registration
+	once sync.Once
 }
 
 // New returns a Registrar. topics snapshots the broker's topic table; onResult (may be nil) hears
@@ -73,23 +73,21 @@ func New(opts Options, client Invoker, topics func() body.TopicConfigSerializeWr
 		lg = zap.NewNop()
 	}
 	return &Registrar{opts: opts, client: client, topics: topics, onResult: onResult, lg: lg,
-		kick: make(chan struct{}, 1), stopc: make(chan struct{})}
+		kick: make(chan struct{}, 1)}
 }
 
 // Start registers with every nameserver at once, then keeps doing so every period.
 func (r *Registrar) Start() {
 	r.RegisterAll()
-	r.wg.Add(1)
-	go r.loop()
+	r.loop.Go(r.run)
 }
 
-func (r *Registrar) loop() {
-	defer r.wg.Done()
+func (r *Registrar) run(stop <-chan struct{}) {
 	t := time.NewTicker(r.opts.Period)
 	defer t.Stop()
 	for {
 		select {
-		case <-r.stopc:
+		case <-stop:
 			return
 		case <-t.C:
 			r.periodic()
@@ -205,8 +203,7 @@ func (r *Registrar) register(addr string, payload []byte) (Result, error) {
 // Close stops the loop and unregisters from every nameserver. It is idempotent.
 func (r *Registrar) Close() {
 	r.once.Do(func() {
-		close(r.stopc)
-		r.wg.Wait()
+		r.loop.Stop()
 		r.unregisterAll()
 	})
 }
