@@ -118,8 +118,6 @@ public final class Compat {
         admin.deleteTopicInNameServer(namesrvs, cluster, topic);
     }
 
-    }
-
     /** Whether the client can consume by POP (RocketMQ 5). */
     public static boolean popSupported() {
         return true;
