@@ -10,6 +10,7 @@ import (
 
 	"github.com/rocketgo/rocketgo/internal/broker/groupadmin"
 	"github.com/rocketgo/rocketgo/internal/broker/offset"
+	"github.com/rocketgo/rocketgo/internal/broker/pop"
 	"github.com/rocketgo/rocketgo/internal/broker/topicadmin"
 	"github.com/rocketgo/rocketgo/internal/metrics"
 	"github.com/rocketgo/rocketgo/internal/remoting"
@@ -145,7 +146,7 @@ func (b *Broker) masterConnected() func() bool {
 // online members subscribe to (RocketMQ 5's choice) and, beyond RocketMQ 5, the topics it has
 // committed offsets for, so that a group whose consumers are all down still shows its lag.
 // Retry topics, system groups' offsets and topics the broker may neither read nor write are left
-// out.
+// out. A group that pops a topic also reports its POP retry topic of it.
 type lagSource struct{ b *Broker }
 
 func (l lagSource) Subscriptions() []metrics.Subscription {
@@ -159,14 +160,14 @@ func (l lagSource) Subscriptions() []metrics.Subscription {
 	var out []metrics.Subscription
 	for _, group := range b.groups.Groups() {
 		ts := topics(byGroup, group)
-		if info, ok := b.consumers.Group(group); ok {
-			for _, s := range info.Subscriptions {
-				if _, ok := ts[s.Topic]; !ok {
-					ts[s.Topic] = b.offsets.QueryAll(group, s.Topic)
-				}
+		info, online := b.consumers.Group(group)
+		for _, s := range info.Subscriptions {
+			if _, ok := ts[s.Topic]; !ok {
+				ts[s.Topic] = b.offsets.QueryAll(group, s.Topic)
 			}
 		}
-		out = append(out, l.subscriptions(group, ts)...)
+		popAll := online && info.ConsumeType == body.ConsumePop
+		out = append(out, l.subscriptions(group, ts, popAll)...)
 	}
 	return out
 }
@@ -180,17 +181,55 @@ func topics(byGroup map[string]map[string]map[int32]int64, group string) map[str
 	return ts
 }
 
-func (l lagSource) subscriptions(group string, ts map[string]map[int32]int64) []metrics.Subscription {
+// subscriptions lists a group's topics that are not retry topics and that the broker may read or
+// write; popAll says the group pops every topic (its consumers heartbeat as CONSUME_POP).
+func (l lagSource) subscriptions(group string, ts map[string]map[int32]int64, popAll bool) []metrics.Subscription {
 	var out []metrics.Subscription
 	for topic, committed := range ts {
-		cfg, ok := l.b.topics.Get(topic)
-		if !ok || systopic.IsRetry(topic) || cfg.Perm&l.b.brokerPermission()&(body.PermRead|body.PermWrite) == 0 {
+		if systopic.IsRetry(topic) {
 			continue
 		}
-		out = append(out, metrics.Subscription{Group: group, Topic: topic, Queues: int32(cfg.WriteQueueNums),
-			Committed: committed})
+		s, ok := l.subscription(group, topic, committed)
+		if !ok {
+			continue
+		}
+		if popAll || l.pops(group, topic) {
+			l.addPop(&s)
+		}
+		out = append(out, s)
 	}
 	return out
+}
+
+// subscription is a group's interest in a topic the broker may read or write.
+func (l lagSource) subscription(group, topic string, committed map[int32]int64) (metrics.Subscription, bool) {
+	cfg, ok := l.b.topics.Get(topic)
+	if !ok || cfg.Perm&l.b.brokerPermission()&(body.PermRead|body.PermWrite) == 0 {
+		return metrics.Subscription{}, false
+	}
+	return metrics.Subscription{Group: group, Topic: topic, Queues: int32(cfg.WriteQueueNums), Committed: committed}, true
+}
+
+// pops reports whether the group's request mode of the topic is POP.
+func (l lagSource) pops(group, topic string) bool {
+	a := l.b.assign
+	return a != nil && a.Mode(topic, group) == body.RequestModePop
+}
+
+// addPop makes s a POP subscription: its messages in flight, and its POP retry topic's, the one
+// the pop service reads and revives to.
+func (l lagSource) addPop(s *metrics.Subscription) {
+	p := l.b.pops
+	s.Pop = true
+	if p == nil {
+		return
+	}
+	s.InFlight = p.InFlight(s.Topic, s.Group)
+	retry := pop.RetryTopic(s.Group, s.Topic)
+	if r, ok := l.subscription(s.Group, retry, l.b.offsets.QueryAll(s.Group, retry)); ok {
+		r.Pop, r.InFlight = true, p.InFlight(retry, s.Group)
+		s.Retry = &r
+	}
 }
 
 func (l lagSource) MaxOffset(topic string, q int32) int64 {

@@ -12,6 +12,16 @@ type Subscription struct {
 	Group, Topic string
 	Queues       int32           // the topic's write queues
 	Committed    map[int32]int64 // the group's committed offsets; a queue missing has none
+	// Pop marks a group that pops the topic (RocketMQ 5's POP consumption). Its committed
+	// offsets are then its pop offsets (the next message a pop reads), InFlight counts per queue
+	// what it popped and has neither acknowledged nor revived, and its figures are reported
+	// twice under Topic: the topic's as is_retry="false", its POP retry topic's as
+	// is_retry="true".
+	Pop      bool
+	InFlight map[int32]int64
+	// Retry is the group's POP retry topic of Topic (itself a Pop subscription); nil when it
+	// does not exist or the broker may neither read nor write it: its series reads 0.
+	Retry *Subscription
 }
 
 // LagSource is the broker state the consumer lag gauges read at scrape time.
@@ -91,12 +101,12 @@ func earliest(a, b int64) int64 {
 // queue without a committed offset counts from its end (no lag), a queue the group has not pulled
 // since the broker started from the committed offset (nothing in flight).
 func (b *Broker) lagOf(src LagSource, s *Subscription, q int32) queueLag {
+	if s.Pop {
+		return popLagOf(src, s, q)
+	}
 	topic := s.Topic
 	end := max(src.MaxOffset(topic, q), 0)
-	commit, ok := s.Committed[q]
-	if !ok || commit < 0 {
-		commit = end
-	}
+	commit := committed(s, q, end)
 	pulled, ok := b.pulls.get(pullKey{s.Group, topic, q})
 	if !ok || pulled < commit {
 		pulled = commit
@@ -112,6 +122,34 @@ func (b *Broker) lagOf(src LagSource, s *Subscription, q int32) queueLag {
 	return l
 }
 
+// popLagOf computes one queue as RocketMQ 5 does for a POP consumer: what is not popped yet is
+// ready, the lag is that plus what is in flight, and the oldest message not consumed is taken to
+// be as many messages before the pop offset as are in flight.
+func popLagOf(src LagSource, s *Subscription, q int32) queueLag {
+	topic := s.Topic
+	end := max(src.MaxOffset(topic, q), 0)
+	popped := committed(s, q, end)
+	var l queueLag
+	l.inflight = max(s.InFlight[q], 0)
+	l.ready = max(end-popped, 0)
+	l.lag = l.ready + l.inflight
+	if first := popped - l.inflight; l.lag > 0 && first >= 0 {
+		l.unconsumed = src.StoreTime(topic, q, first)
+	}
+	if l.ready > 0 {
+		l.unpulled = src.StoreTime(topic, q, popped)
+	}
+	return l
+}
+
+// committed is s's committed offset of queue q, end when it has none.
+func committed(s *Subscription, q int32, end int64) int64 {
+	if c, ok := s.Committed[q]; ok && c >= 0 {
+		return c
+	}
+	return end
+}
+
 // lag is the collector of the five consumer lag gauges, computed in one pass per scrape.
 type lag struct {
 	b                                              *Broker
@@ -125,9 +163,9 @@ func newLag(cl prometheus.Labels, b *Broker) *lag {
 	return &lag{b: b, now: time.Now,
 		lagMsgs:    desc("rocketmq_consumer_lag_messages", "Messages stored but not yet committed by the group."),
 		lagLatency: desc("rocketmq_consumer_lag_latency_milliseconds", "Age of the oldest message the group has not committed."),
-		inflight:   desc("rocketmq_consumer_inflight_messages", "Messages pulled by the group but not yet committed."),
-		queueing:   desc("rocketmq_consumer_queueing_latency_milliseconds", "Age of the oldest message the group has not pulled."),
-		ready:      desc("rocketmq_consumer_ready_messages", "Messages stored but not yet pulled by the group."),
+		inflight:   desc("rocketmq_consumer_inflight_messages", "Messages pulled (popped) by the group but not yet committed (acknowledged)."),
+		queueing:   desc("rocketmq_consumer_queueing_latency_milliseconds", "Age of the oldest message the group has not pulled (popped)."),
+		ready:      desc("rocketmq_consumer_ready_messages", "Messages stored but not yet pulled (popped) by the group."),
 	}
 }
 
@@ -144,17 +182,34 @@ func (l *lag) Collect(ch chan<- prometheus.Metric) {
 	}
 	now := l.now().UnixMilli()
 	for _, s := range src.Subscriptions() {
-		var g queueLag
-		for q := int32(0); q < s.Queues; q++ {
-			g.add(l.b.lagOf(src, &s, q))
+		l.send(ch, now, &s, l.sum(src, &s), false)
+		if s.Pop {
+			var retry queueLag
+			if s.Retry != nil {
+				retry = l.sum(src, s.Retry)
+			}
+			l.send(ch, now, &s, retry, true)
 		}
-		lv := []string{s.Group, s.Topic, "false", boolLabel(l.b.isSystem(s.Topic, s.Group))}
-		send(ch, l.lagMsgs, float64(g.lag), lv...)
-		send(ch, l.lagLatency, float64(age(now, g.unconsumed)), lv...)
-		send(ch, l.inflight, float64(g.inflight), lv...)
-		send(ch, l.queueing, float64(age(now, g.unpulled)), lv...)
-		send(ch, l.ready, float64(g.ready), lv...)
 	}
+}
+
+// sum adds up the queues of a subscription.
+func (l *lag) sum(src LagSource, s *Subscription) queueLag {
+	var g queueLag
+	for q := int32(0); q < s.Queues; q++ {
+		g.add(l.b.lagOf(src, s, q))
+	}
+	return g
+}
+
+// send sends the five series of a subscription's figures g, under the subscription's topic.
+func (l *lag) send(ch chan<- prometheus.Metric, now int64, s *Subscription, g queueLag, retry bool) {
+	lv := []string{s.Group, s.Topic, boolLabel(retry), boolLabel(l.b.isSystem(s.Topic, s.Group))}
+	send(ch, l.lagMsgs, float64(g.lag), lv...)
+	send(ch, l.lagLatency, float64(age(now, g.unconsumed)), lv...)
+	send(ch, l.inflight, float64(g.inflight), lv...)
+	send(ch, l.queueing, float64(age(now, g.unpulled)), lv...)
+	send(ch, l.ready, float64(g.ready), lv...)
 }
 
 // age is now minus a store time, 0 without one.

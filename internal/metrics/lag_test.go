@@ -27,9 +27,9 @@ func (f *fakeLag) StoreTime(topic string, q int32, off int64) int64 {
 func TestConsumerLag(t *testing.T) {
 	src := &fakeLag{
 		subs: []Subscription{
-			{"g1", "orders", 3, map[int32]int64{0: 4, 1: 5}}, // queue 2 has no offset: counted from its end
-			{"g2", "orders", 3, map[int32]int64{0: 10, 1: 2}},
-			{"CID_RMQ_SYS_X", "orders", 3, nil},
+			{Group: "g1", Topic: "orders", Queues: 3, Committed: map[int32]int64{0: 4, 1: 5}}, // queue 2 has no offset: counted from its end
+			{Group: "g2", Topic: "orders", Queues: 3, Committed: map[int32]int64{0: 10, 1: 2}},
+			{Group: "CID_RMQ_SYS_X", Topic: "orders", Queues: 3},
 		},
 		max: map[string][]int64{"orders": {10, 5, 0}},
 	}
@@ -63,6 +63,53 @@ func TestConsumerLag(t *testing.T) {
 	b.SetGauges(BrokerGauges{})
 	require.NotContains(t, scrape(t, reg), "rocketmq_consumer_lag_messages{", "no lag source, no series")
 }
+
+// TestConsumerLagOfPopGroups: a POP group has an is_retry="false" series with its topic's figures
+// and an is_retry="true" series with its POP retry topic's, both under the topic; what it popped
+// counts from its pop offsets and its checkpoints, never from pulls; a pull group has no
+// is_retry="true" series.
+func TestConsumerLagOfPopGroups(t *testing.T) {
+	const retry = "%RETRY%gp_orders"
+	src := &fakeLag{
+		subs: []Subscription{
+			{Group: "gp", Topic: "orders", Queues: 3, Committed: map[int32]int64{0: 8, 1: 5}, Pop: true,
+				InFlight: map[int32]int64{0: 3, 1: 1},
+				Retry: &Subscription{Group: "gp", Topic: retry, Queues: 1, Committed: map[int32]int64{0: 1}, Pop: true,
+					InFlight: map[int32]int64{0: 1}}},
+			// more in flight than before its pop offset: no oldest message to age; no retry topic
+			{Group: "gq", Topic: "orders", Queues: 1, Committed: map[int32]int64{0: 1}, Pop: true,
+				InFlight: map[int32]int64{0: 2}},
+			{Group: "g1", Topic: "orders", Queues: 1, Committed: map[int32]int64{0: 7}},
+		},
+		max: map[string][]int64{"orders": {10, 5, 0}, retry: {4}},
+	}
+	reg, b := newTestBroker(t, BrokerGauges{Lag: src})
+	b.lag.now = func() time.Time { return time.UnixMilli(5000) }
+	b.Pulled("gp", "orders", 0, 9) // a POP group's figures do not read pulls
+	b.Pulled("g1", "orders", 0, 9)
+
+	want := map[string]float64{}
+	for series, v := range map[[2]string][5]float64{
+		//                 lag, lag latency, inflight, queueing latency, ready
+		{"gp", "false"}: {5 + 1, 5000 - 1004, 3 + 1, 5000 - 1008, 2}, // q0 oldest 8−3, q1 5−1
+		{"gp", "true"}:  {4, 5000 - 1000, 1, 5000 - 1001, 3},
+		{"gq", "false"}: {9 + 2, 0, 2, 5000 - 1001, 9},
+		{"gq", "true"}:  {0, 0, 0, 0, 0},
+		{"g1", "false"}: {3, 5000 - 1007, 2, 5000 - 1009, 1},
+	} {
+		key := `{cluster="DefaultCluster",consumer_group="` + series[0] + `",is_retry="` + series[1] +
+			`",is_system="false",node_id="broker-a",node_type="broker",topic="orders",zone="z1"}`
+		for i, name := range lagGauges {
+			want[name+key] = v[i]
+		}
+	}
+	requireSeries(t, reg, want, lagGauges...)
+}
+
+// lagGauges are the five consumer lag gauges, in the order the tests list their figures.
+var lagGauges = []string{"rocketmq_consumer_lag_messages", "rocketmq_consumer_lag_latency_milliseconds",
+	"rocketmq_consumer_inflight_messages", "rocketmq_consumer_queueing_latency_milliseconds",
+	"rocketmq_consumer_ready_messages"}
 
 func TestPulledDoesNotAllocate(t *testing.T) {
 	_, b := newTestBroker(t, BrokerGauges{})

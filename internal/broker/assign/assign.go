@@ -164,6 +164,10 @@ func (s *Service) mode(topic, group string) body.SetMessageRequestModeRequestBod
 	return m
 }
 
+// Mode is the request mode (body.RequestModePull or body.RequestModePop) of a group's topic: the
+// one set, else the default.
+func (s *Service) Mode(topic, group string) string { return s.mode(topic, group).Mode }
+
 // All returns every mode set: GET_ALL_MESSAGE_REQUEST_MODE's answer and the file's content.
 func (s *Service) All() body.MessageRequestModeSerializeWrapper {
 	s.mu.Lock()

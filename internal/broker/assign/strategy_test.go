@@ -86,6 +86,8 @@ func TestModes(t *testing.T) {
 	require.Equal(t, []int32{0, 1}, ids([]body.MessageQueue{got[0].MessageQueue, got[1].MessageQueue}))
 	require.NoError(t, s.SetMode(body.SetMessageRequestModeRequestBody{Topic: "T", ConsumerGroup: "G", Mode: body.RequestModePop}))
 	require.Equal(t, []string{"T/G"}, changed)
+	require.Equal(t, body.RequestModePop, s.Mode("T", "G"))
+	require.Equal(t, body.RequestModePull, s.Mode("T", "G2"), "a group no one set pulls (the default)")
 	require.True(t, outcome.Is(s.SetMode(body.SetMessageRequestModeRequestBody{Topic: "T", ConsumerGroup: "NoGroup",
 		Mode: body.RequestModePop}), outcome.GroupNotExist))
 	got, _, _ = newSvc().Assign(Query{Topic: "T", ConsumerGroup: "G", ClientID: "c1", StrategyName: "AVG"})

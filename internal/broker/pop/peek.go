@@ -25,7 +25,7 @@ func (s *Service) Peek(r PeekRequest) (Result, error) {
 	randQ := s.rand(100)
 	pk := peeking{s: s, r: &r, res: Result{Status: outcome.PullNotFound, Remark: store.NoMessageInQueue.String(),
 		ReviveQid: int32(randQ % s.opts.ReviveQueueNum)}}
-	retry := retryTopicOf(r.Group, r.Topic)
+	retry := RetryTopic(r.Group, r.Topic)
 	retryFirst := randQ%5 == 0
 	if retryFirst {
 		pk.topic(retry, randQ)
@@ -164,7 +164,7 @@ func (s *Service) runNotify(r *NotifyRequest, wake func(NotifyResult)) (NotifyRe
 	if s.hasMessage(r) {
 		return NotifyResult{HasMsg: true}, false, nil
 	}
-	h := &hold{key: pollKey{r.Topic, r.Group, r.QueueID}, topics: []string{r.Topic, retryTopicOf(r.Group, r.Topic)},
+	h := &hold{key: pollKey{r.Topic, r.Group, r.QueueID}, topics: []string{r.Topic, RetryTopic(r.Group, r.Topic)},
 		connID: r.ConnID, deadline: r.BornTime + r.PollTime, run: func(final bool) { s.renotify(r, wake, final) }}
 	if r.PollTime <= 0 || wake == nil {
 		return NotifyResult{}, false, nil
@@ -193,7 +193,7 @@ func (s *Service) renotify(r *NotifyRequest, wake func(NotifyResult), final bool
 // five, the topic's queues (or the one asked), then the retry topic.
 func (s *Service) hasMessage(r *NotifyRequest) bool {
 	randQ := s.rand(100)
-	retry := retryTopicOf(r.Group, r.Topic)
+	retry := RetryTopic(r.Group, r.Topic)
 	retryFirst := randQ%5 == 0
 	if retryFirst && s.topicHasMessage(retry, r, randQ) {
 		return true

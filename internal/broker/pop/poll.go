@@ -76,7 +76,7 @@ func (p *polls) holdPop(r *Request, now int64, wake func(Result, error), repop f
 	}
 	topics := []string{r.Topic}
 	if !r.Order {
-		topics = append(topics, retryTopicOf(r.Group, r.Topic))
+		topics = append(topics, RetryTopic(r.Group, r.Topic))
 	}
 	h := &hold{key: pollKey{r.Topic, r.Group, r.QueueID}, topics: topics, pop: true, connID: r.ConnID,
 		deadline: r.BornTime + r.PollTime, run: func(final bool) { repop(r, wake, final) }}

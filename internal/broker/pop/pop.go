@@ -197,7 +197,7 @@ func (s *Service) consumableGroup(group string, connID uint64) error {
 }
 
 // retryTopicOf is the group's POP retry topic of topic (V1, as Java 5.3 writes by default).
-func retryTopicOf(group, topic string) string { return systopic.PopRetry(group, topic) }
+func RetryTopic(group, topic string) string { return systopic.PopRetry(group, topic) }
 
 // popping is one run of a POP over the queues it reads.
 type popping struct {
@@ -230,7 +230,7 @@ func (s *Service) newPopping(r *Request, f *subFilter) *popping {
 func (p *popping) run(tc body.TopicConfig) {
 	randQ := p.s.rand(100)
 	retryFirst := randQ < p.s.opts.PopFromRetryProbability
-	retry := retryTopicOf(p.r.Group, p.r.Topic)
+	retry := RetryTopic(p.r.Group, p.r.Topic)
 	if retryFirst && !p.r.Order {
 		p.topic(retry, true, randQ)
 	}

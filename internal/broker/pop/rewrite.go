@@ -51,7 +51,7 @@ func (s *Service) nextAttempt(c *checkpoint, v message.View, dlq bool) message.M
 		}
 		topic = systopic.DLQ(c.group)
 	} else if !systopic.IsRetry(topic) {
-		topic = retryTopicOf(c.group, topic)
+		topic = RetryTopic(c.group, topic)
 	}
 	return message.Message{
 		Topic:          topic,

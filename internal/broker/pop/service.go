@@ -224,6 +224,10 @@ func (s *Service) Stop() {
 	}
 }
 
+// InFlight counts, for each queue of a group's topic (a POP retry topic for what it popped from
+// one), the messages popped and neither acknowledged nor revived; a queue without any is missing.
+func (s *Service) InFlight(topic, group string) map[int32]int64 { return s.cks.inflight(topic, group) }
+
 // Outstanding is the number of checkpoints not yet settled (tests, metrics).
 func (s *Service) Outstanding() int { return s.cks.size() }
 

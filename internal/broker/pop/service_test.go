@@ -45,6 +45,8 @@ func TestPopCommitsItsOffsetAndCheckpoint(t *testing.T) {
 	off, _ := e.offsets.Query("G", "T", 0)
 	require.Equal(t, int64(3), off)
 	require.Equal(t, 1, e.svc.Outstanding())
+	require.Equal(t, map[int32]int64{0: 3}, e.svc.InFlight("T", "G"))
+	require.Nil(t, e.svc.InFlight("T", "G2"), "another group popped nothing")
 
 	e.svc.commitReviveOffsets()
 	committed, ok := e.offsets.Query(systopic.ReviveGroup, e.svc.ReviveTopic(), res.ReviveQid)
@@ -52,8 +54,12 @@ func TestPopCommitsItsOffsetAndCheckpoint(t *testing.T) {
 	require.Equal(t, int64(0), committed, "the checkpoint at 0 is not settled")
 	for _, o := range []int64{0, 1, 2} {
 		require.NoError(t, e.svc.Ack(AckRequest{Group: "G", Topic: "T", QueueID: 0, ExtraInfo: extraOf(res, 0, 0), Offset: o}))
+		if o == 0 {
+			require.Equal(t, map[int32]int64{0: 2}, e.svc.InFlight("T", "G"), "an ack settles one")
+		}
 	}
 	require.Zero(t, e.svc.Outstanding())
+	require.Nil(t, e.svc.InFlight("T", "G"))
 	e.svc.commitReviveOffsets()
 	committed, _ = e.offsets.Query(systopic.ReviveGroup, e.svc.ReviveTopic(), res.ReviveQid)
 	require.Equal(t, e.st.MaxOffsetInQueue(e.svc.ReviveTopic(), res.ReviveQid), committed, "settled: past every record")
@@ -74,8 +80,11 @@ func TestReviveRewritesAndDeadLetters(t *testing.T) {
 	retry := systopic.PopRetry("G", "T")
 	e.waitQueue(retry, 0, 1)
 
+	require.Nil(t, e.svc.InFlight("T", "G"), "revived: no longer in flight")
 	again := e.pop(Request{Group: "G", Topic: "T", QueueID: -1, MaxMsgNums: 1, InvisibleTime: 1000})
 	require.Len(t, again.Records, 1)
+	require.Equal(t, map[int32]int64{0: 1}, e.svc.InFlight(retry, "G"), "in flight from the retry topic")
+	require.Equal(t, retry, RetryTopic("G", "T"))
 	v, err := message.Parse(again.Records[0])
 	require.NoError(t, err)
 	require.Equal(t, "T", string(v.Topic()), "rewritten under the original topic")

@@ -226,17 +226,21 @@ func (t *table) size() int {
 	return len(t.cks)
 }
 
-// inflight counts the unsettled messages of a group's topic and queue (all queues: -1).
-func (t *table) inflight(topic, group string, queueID int32) int {
+// inflight counts, for each queue of a group's topic, its unsettled messages (Java's
+// PopInflightMessageCounter); a queue without any is missing.
+func (t *table) inflight(topic, group string) map[int32]int64 {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	n := 0
+	var out map[int32]int64
 	for _, c := range t.cks {
-		if c.topic == topic && c.group == group && (queueID < 0 || c.queueID == queueID) {
-			n += len(c.offsets) - popcount(c.settled)
+		if n := len(c.offsets) - popcount(c.settled); n > 0 && c.topic == topic && c.group == group {
+			if out == nil {
+				out = map[int32]int64{}
+			}
+			out[c.queueID] += int64(n)
 		}
 	}
-	return n
+	return out
 }
 
 func popcount(x uint32) int {
