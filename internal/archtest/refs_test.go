@@ -275,10 +275,13 @@ func TestScanReferences(t *testing.T) {
 
 func TestCheckReferences(t *testing.T) {
 	s := sectionSign
+	// A document the repository does not hold, spelled in parts so that a scan of the tree for
+	// cited documents does not take this fixture for a citation.
+	missing := "nope" + ".md"
 	files := map[string]string{
 		"docs/protocol.md": "# P\n## 1. Frames\n### 1.4 Types\n```\n## 9. not a heading\n```\nsee " + s + "1.4 and " + s + "9\n",
-		"docs/ha.md":       "# HA\n## Roles\nprotocol.md " + s + "1 and " + s + "1.4; own " + s + "2\n",
-		"pkg/a/a.go":       "// protocol.md " + s + "1.4, docs/protocol.md " + s + "1, " + s + "1.5, nope.md " + s + "1\n",
+		"docs/ha.md":       "# HA\n## Roles\n" + "protocol.md " + s + "1 and " + s + "1.4; own " + s + "2\n",
+		"pkg/a/a.go":       "// protocol.md " + s + "1.4, docs/protocol.md " + s + "1, " + s + "1.5, " + missing + " " + s + "1\n",
 		"README.md":        "docs/ha.md " + s + "1\n",
 	}
 	want := []string{
@@ -286,7 +289,7 @@ func TestCheckReferences(t *testing.T) {
 		"docs/ha.md:3: " + s + "2 (meaning docs/ha.md): docs/ha.md has no heading numbered 2",
 		"docs/protocol.md:7: " + s + "9 (meaning docs/protocol.md): docs/protocol.md has no heading numbered 9",
 		"pkg/a/a.go:1: docs/protocol.md " + s + "1.5: docs/protocol.md has no heading numbered 1.5",
-		"pkg/a/a.go:1: nope.md " + s + "1: no such document in the repository",
+		"pkg/a/a.go:1: " + missing + " " + s + "1: no such document in the repository",
 	}
 	got := checkReferences(files)
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
@@ -296,8 +299,8 @@ func TestCheckReferences(t *testing.T) {
 
 func TestOutsideReferences(t *testing.T) {
 	text := "ok\nsee " + outsideRefs[1] + "/protocol.md\nand " + outsideRefs[0] + "/x\n"
-	got := outsideReferences("docs/x.md", text)
-	if len(got) != 2 || !strings.HasPrefix(got[0], "docs/x.md:2: ") || !strings.HasPrefix(got[1], "docs/x.md:3: ") {
+	got := outsideReferences("docs/sample", text)
+	if len(got) != 2 || !strings.HasPrefix(got[0], "docs/sample:2: ") || !strings.HasPrefix(got[1], "docs/sample:3: ") {
 		t.Errorf("got %q", got)
 	}
 }
