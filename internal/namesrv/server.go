@@ -178,27 +178,20 @@ func (s *Server) registerMetrics(reg prometheus.Registerer) error {
 	if reg == nil {
 		return nil
 	}
+	gauge := func(name, help string, read func() int) prometheus.Collector {
+		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help, ConstLabels: s.opts.MetricLabels},
+			func() float64 { return float64(read()) })
+	}
 	for _, g := range []prometheus.Collector{
-		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "rocketgo_namesrv_live_brokers", Help: "Broker addresses registered with the name server.",
-			ConstLabels: s.opts.MetricLabels,
-		}, func() float64 { return float64(s.routes.LiveBrokers()) }),
-		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "rocketgo_namesrv_topics", Help: "Topics with a route on the name server.",
-			ConstLabels: s.opts.MetricLabels,
-		}, func() float64 { return float64(s.routes.TopicCount()) }),
+		gauge("rocketgo_namesrv_live_brokers", "Broker addresses registered with the name server.", s.routes.LiveBrokers),
+		gauge("rocketgo_namesrv_topics", "Topics with a route on the name server.", s.routes.TopicCount),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{
 			Name: "rocketgo_namesrv_kv_file_writes_total", Help: "Times kvConfig.json has been written.",
 			ConstLabels: s.opts.MetricLabels,
 		}, func() float64 { return float64(s.kv.Writes()) }),
-		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "rocketgo_namesrv_connections", Help: "Open connections to the name server's port.",
-			ConstLabels: s.opts.MetricLabels,
-		}, func() float64 { return float64(s.srv.Connections()) }),
-		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-			Name: "rocketgo_namesrv_queued_bytes", Help: "Bytes of answers waiting to be written, on all connections.",
-			ConstLabels: s.opts.MetricLabels,
-		}, func() float64 { return float64(s.srv.QueuedBytes()) }),
+		gauge("rocketgo_namesrv_connections", "Open connections to the name server's port.", s.srv.Connections),
+		gauge("rocketgo_namesrv_queued_bytes", "Bytes of answers waiting to be written, on all connections.",
+			func() int { return int(s.srv.QueuedBytes()) }),
 	} {
 		if err := reg.Register(g); err != nil {
 			return fmt.Errorf("namesrv: register metrics: %w", err)

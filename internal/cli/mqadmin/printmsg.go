@@ -38,6 +38,26 @@ func (f printFlags) timeRange() (begin, end int64, err error) {
 	return begin, end, nil
 }
 
+// printRun is what printMsg and printMsgByQueue do once their flags are read.
+type printRun func(cmd *cobra.Command, c *admin.Client, f printFlags, decode func([]byte) string, begin, end int64) error
+
+// printRunE reads the charset and the time range of f, then runs run on a fresh client.
+func printRunE(env *adminEnv, f *printFlags, run printRun) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, _ []string) error {
+		decode, err := charsetDecoder(f.charset)
+		if err != nil {
+			return err
+		}
+		begin, end, err := f.timeRange()
+		if err != nil {
+			return err
+		}
+		c := env.client()
+		defer c.Close()
+		return run(cmd, c, *f, decode, begin, end)
+	}
+}
+
 // newPrintMsgCommand is `mqadmin printMsg -t T [-s expr] [-b begin] [-e end] [-c charset] [-d
 // printBody] [-l lmqParentTopic]`: every message of every read queue of the topic (or of the
 // queues stored in that time range), pulled as Java's tool pulls them, one line each with Java's
@@ -48,19 +68,7 @@ func newPrintMsgCommand(env *adminEnv) *cobra.Command {
 		Use:   "printMsg",
 		Short: "Print Message Detail",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			decode, err := charsetDecoder(f.charset)
-			if err != nil {
-				return err
-			}
-			begin, end, err := f.timeRange()
-			if err != nil {
-				return err
-			}
-			c := env.client()
-			defer c.Close()
-			return runPrintMsg(cmd, c, f, decode, begin, end)
-		},
+		RunE:  printRunE(env, &f, runPrintMsg),
 	}
 	fl := cmd.Flags()
 	fl.StringVarP(&f.topic, "topic", "t", "", "topic name")

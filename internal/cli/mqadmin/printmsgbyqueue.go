@@ -24,19 +24,7 @@ func newPrintMsgByQueueCommand(env *adminEnv) *cobra.Command {
 		Use:   "printMsgByQueue",
 		Short: "Print Message Detail by queueId",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			decode, err := charsetDecoder(f.charset)
-			if err != nil {
-				return err
-			}
-			begin, end, err := f.timeRange()
-			if err != nil {
-				return err
-			}
-			c := env.client()
-			defer c.Close()
-			return runPrintMsgByQueue(cmd, c, f, decode, begin, end)
-		},
+		RunE:  printRunE(env, &f, runPrintMsgByQueue),
 	}
 	fl := cmd.Flags()
 	fl.StringVarP(&f.topic, "topic", "t", "", "topic name")
