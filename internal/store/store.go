@@ -115,7 +115,8 @@ func (s *Store) open() error {
 	}
 	s.cqs = newQueueTable(o.consumeQueueDir(), consumequeue.Options{
 		EntriesPerFile: o.CQEntriesPerFile, FS: o.FS, Logger: s.lg.Named("consumequeue"),
-		Residency: consumequeue.NewResidency(o.MaxMappedConsumeQueueFiles),
+		Residency:    consumequeue.NewResidency(o.MaxMappedConsumeQueueFiles),
+		WriteThrough: o.FlushType == commitlog.SyncFlush,
 	}, s.lg)
 	if err := s.cqs.load(clean, s.cl.MinOffset()); err != nil {
 		return err

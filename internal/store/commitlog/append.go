@@ -105,8 +105,8 @@ func (c *CommitLog) AppendAsync(m *message.Message, done Completion) (res Result
 	}
 	m.PhysicalOffset = f.Start() + f.Wrote()
 	m.StoreTimestamp = ts
-	err := mmapfile.CatchFault(func() error {
-		_, err := message.Encode(f.Tail(), m)
+	err := c.mu.w.put(f, size, func(b []byte) error {
+		_, err := message.Encode(b, m)
 		return err
 	})
 	if err != nil {
@@ -114,7 +114,6 @@ func (c *CommitLog) AppendAsync(m *message.Message, done Completion) (res Result
 		c.poisonWith(fmt.Errorf("commitlog: write at %d: %w", m.PhysicalOffset, err))
 		return Result{Status: UnknownError, Err: err}, false
 	}
-	f.SetWrote(f.Wrote() + int64(size))
 	f.LastStoreTimestamp.Store(ts)
 	if inQueue {
 		c.mu.queueOffsets[key] = m.QueueOffset + 1
@@ -164,28 +163,16 @@ func (c *CommitLog) AppendBatch(b *Batch) Result {
 	key := QueueKey{b.Topic, b.QueueID}
 	first := c.mu.queueOffsets[key]
 	base := f.Wrote()
-	err := mmapfile.CatchFault(func() error {
-		tail, pos := f.Tail(), 0
-		it := message.NewBatchIterator(b.Body)
-		for i := int64(0); it.Next(); i++ {
-			proto.QueueOffset = first + i
-			proto.PhysicalOffset = f.Start() + base + int64(pos)
-			proto.StoreTimestamp = ts
-			k, err := message.EncodeBatchEntry(tail[pos:], &proto, it.Entry(), b.Properties)
-			if err != nil {
-				return err
-			}
-			offsets = append(offsets, proto.PhysicalOffset)
-			pos += k
-		}
-		return it.Err()
+	err := c.mu.w.put(f, total, func(dst []byte) error {
+		var err error
+		offsets, err = encodeBatch(dst, &proto, b, first, f.Start()+base, ts, offsets)
+		return err
 	})
 	if err != nil {
 		c.endLocked()
 		c.poisonWith(fmt.Errorf("commitlog: write batch at %d: %w", f.Start()+base, err))
 		return Result{Status: UnknownError, Err: err}
 	}
-	f.SetWrote(base + int64(total))
 	f.LastStoreTimestamp.Store(ts)
 	c.mu.queueOffsets[key] = first + int64(n)
 	c.endLocked()
@@ -196,6 +183,25 @@ func (c *CommitLog) AppendBatch(b *Batch) Result {
 	}
 	c.finish(&res, WaitStoreMsgOK(b.Properties), nil)
 	return res
+}
+
+// encodeBatch encodes b's entries into dst as records from offset at on, with queue offsets from
+// first on, and appends each record's offset to offsets.
+func encodeBatch(dst []byte, proto *message.Message, b *Batch, first, at, ts int64, offsets []int64) ([]int64, error) {
+	pos := 0
+	it := message.NewBatchIterator(b.Body)
+	for i := int64(0); it.Next(); i++ {
+		proto.QueueOffset = first + i
+		proto.PhysicalOffset = at + int64(pos)
+		proto.StoreTimestamp = ts
+		k, err := message.EncodeBatchEntry(dst[pos:], proto, it.Entry(), b.Properties)
+		if err != nil {
+			return offsets, err
+		}
+		offsets = append(offsets, proto.PhysicalOffset)
+		pos += k
+	}
+	return offsets, it.Err()
 }
 
 // sizeBatch validates the entries and returns the total record bytes and count.
@@ -276,8 +282,8 @@ func createFailed(err error) error {
 func (c *CommitLog) closeSegmentLocked(f *mmapfile.MappedFile) error {
 	rest := len(f.Tail())
 	if rest >= message.BlankMinLen {
-		err := mmapfile.CatchFault(func() error {
-			message.EncodeBlank(f.Tail(), rest)
+		err := c.mu.w.put(f, message.BlankMinLen, func(b []byte) error {
+			message.EncodeBlank(b, rest)
 			return nil
 		})
 		if err != nil {

@@ -32,6 +32,7 @@ type CommitLog struct {
 		sync.Mutex
 		queueOffsets map[QueueKey]int64 // next queue offset per topic queue
 		lastStoreTS  int64              // keeps store timestamps monotonic
+		w            recordWriter       // encodes and writes every put
 	}
 	lockBegin atomic.Int64 // UnixNano when the put lock was taken, 0 when free
 
@@ -82,6 +83,7 @@ func Open(opts Options, lg *zap.Logger) (*CommitLog, error) {
 	}
 	c := &CommitLog{opts: o, lg: lg, q: q, readable: make(chan struct{}, 1)}
 	c.mu.queueOffsets = make(map[QueueKey]int64)
+	c.mu.w.viaFile = o.FlushType == SyncFlush
 	if o.FlushType == SyncFlush {
 		c.flusher = newGroupCommit(c)
 	} else {

@@ -80,16 +80,11 @@ func (c *CommitLog) copyRawLocked(off int64, data []byte) error {
 		if err != nil {
 			return createFailed(err)
 		}
-		var n int
-		err = mmapfile.CatchFault(func() error {
-			n = copy(f.Tail(), data)
-			return nil
-		})
+		n, err := c.mu.w.raw(f, data)
 		if err != nil {
 			c.poisonWith(fmt.Errorf("commitlog: write replicated data at %d: %w", off, err))
 			return err
 		}
-		f.SetWrote(f.Wrote() + int64(n))
 		off += int64(n)
 		data = data[n:]
 	}

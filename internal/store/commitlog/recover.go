@@ -130,6 +130,14 @@ func (c *CommitLog) scanSegment(f *mmapfile.MappedFile, st *RecoverStats, onReco
 			return pos, fmt.Sprintf("%d bytes left at %d, too few for a record", f.Size()-pos, f.Start()+pos)
 		}
 		size, magic, _ := message.Peek(f.Bytes(pos, message.BlankMinLen))
+		if size == 0 && magic == 0 {
+			return pos, endOfData
+		}
+		if size == 0 {
+			// A record whose write did not finish: its totalSize is
+			// written last (message.Encode, recordWriter).
+			return pos, fmt.Sprintf("unfinished record (totalSize 0) at %d", f.Start()+pos)
+		}
 		switch magic {
 		case message.MagicBlank:
 			if int64(size) != f.Size()-pos {
@@ -148,9 +156,6 @@ func (c *CommitLog) scanSegment(f *mmapfile.MappedFile, st *RecoverStats, onReco
 			}
 			pos += int64(size)
 		default:
-			if size == 0 && magic == 0 {
-				return pos, endOfData
-			}
 			return pos, fmt.Sprintf("bad magic %#x at %d", magic, f.Start()+pos)
 		}
 	}

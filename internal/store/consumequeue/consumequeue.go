@@ -61,6 +61,10 @@ type Options struct {
 	Logger         *zap.Logger
 	// Residency caps the files mapped by the queues sharing it; nil: no cap.
 	Residency *Residency
+	// WriteThrough writes entries with pwrite instead of storing them to the
+	// mapping (SYNC_FLUSH stores): a flush of pages dirtied through a mapping
+	// is slow on ext4 and holds up the journal every CommitLog sync waits for.
+	WriteThrough bool
 }
 
 // noDirty is dirtyPhy when every entry is flushed.
@@ -78,8 +82,11 @@ type ConsumeQueue struct {
 	fs        vfs.FS
 	lg        *zap.Logger
 	residency *Residency // nil: no cap
+	viaFile   bool       // Options.WriteThrough
 
 	mu sync.Mutex // writers (Put, Recover, Truncate, Delete), mapping and closing
+	// entry is the encoding of the entry being appended. REQUIRES mu.
+	entry [EntrySize]byte
 	// res guards q, st and dirtyPhy: readers take file references under its
 	// read lock; q changes under mu and res.
 	res sync.RWMutex
@@ -134,7 +141,7 @@ func newConsumeQueue(root, topic string, queueID int32, o Options) *ConsumeQueue
 	return &ConsumeQueue{
 		topic: topic, queueID: queueID, dir: Dir(root, topic, queueID),
 		fileSize: int64(o.EntriesPerFile) * EntrySize, fs: o.FS, lg: o.Logger, residency: o.Residency,
-		dirtyPhy: noDirty, slot: -1, minFor: -1,
+		viaFile: o.WriteThrough, dirtyPhy: noDirty, slot: -1, minFor: -1,
 	}
 }
 
@@ -271,11 +278,19 @@ func (cq *ConsumeQueue) append(q *mmapfile.Queue, e Entry) error {
 	if err := f.Reserve(f.Wrote() + EntrySize); err != nil {
 		return fmt.Errorf("consumequeue: %s/%d: %w", cq.topic, cq.queueID, err)
 	}
-	return mmapfile.CatchFault(func() error {
-		putEntry(f.Tail(), e)
-		f.SetWrote(f.Wrote() + EntrySize)
-		return nil
-	})
+	if !cq.viaFile {
+		return mmapfile.CatchFault(func() error {
+			putEntry(f.Tail(), e)
+			f.SetWrote(f.Wrote() + EntrySize)
+			return nil
+		})
+	}
+	putEntry(cq.entry[:], e)
+	if err := f.WriteTail(cq.entry[:]); err != nil {
+		return fmt.Errorf("consumequeue: %s/%d: %w", cq.topic, cq.queueID, err)
+	}
+	f.SetWrote(f.Wrote() + EntrySize)
+	return nil
 }
 
 // Entries is a run of consecutive entries from one file, held by a reference

@@ -16,9 +16,13 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 const perFile = 1000
 
-func openCQ(t *testing.T, root string) *ConsumeQueue {
+func openCQ(t *testing.T, root string) *ConsumeQueue { return openCQWith(t, root, false) }
+
+// openCQWith opens the test queue writing its entries through the mapping or, with through,
+// with pwrite (Options.WriteThrough, SYNC_FLUSH stores).
+func openCQWith(t *testing.T, root string, through bool) *ConsumeQueue {
 	t.Helper()
-	cq, err := Open(root, "TopicA", 3, Options{EntriesPerFile: perFile, Logger: zaptest.NewLogger(t)})
+	cq, err := Open(root, "TopicA", 3, Options{EntriesPerFile: perFile, Logger: zaptest.NewLogger(t), WriteThrough: through})
 	require.NoError(t, err)
 	require.NoError(t, cq.Recover(false))
 	t.Cleanup(cq.Close)
@@ -34,9 +38,17 @@ func putRange(t *testing.T, cq *ConsumeQueue, from, to int64) {
 	}
 }
 
-func TestPutReadReopen(t *testing.T) {
+// writeModes runs test with entries stored to the mapping and written with pwrite.
+func writeModes(t *testing.T, test func(t *testing.T, through bool)) {
+	t.Run("mapping", func(t *testing.T) { test(t, false) })
+	t.Run("pwrite", func(t *testing.T) { test(t, true) })
+}
+
+func TestPutReadReopen(t *testing.T) { writeModes(t, testPutReadReopen) }
+
+func testPutReadReopen(t *testing.T, through bool) {
 	root := t.TempDir()
-	cq := openCQ(t, root)
+	cq := openCQWith(t, root, through)
 	require.Zero(t, cq.MaxOffset())
 	putRange(t, cq, 0, 2500)
 	require.EqualValues(t, 2500, cq.MaxOffset())
@@ -69,7 +81,7 @@ func TestPutReadReopen(t *testing.T) {
 
 	require.NoError(t, cq.Flush(0))
 	cq.Close()
-	cq2 := openCQ(t, root)
+	cq2 := openCQWith(t, root, through)
 	require.EqualValues(t, 2500, cq2.MaxOffset())
 	require.EqualValues(t, 2499*100+100, cq2.MaxPhyOffset())
 	putRange(t, cq2, 2500, 2600)
@@ -237,7 +249,11 @@ func TestGetDoesNotAllocate(t *testing.T) {
 // reader gets must already be counted by MaxOffset (a timer or POP reader that
 // saw MaxOffset below what it read took the entry in twice).
 func TestReadersSeeNoEntryBeyondMaxOffset(t *testing.T) {
-	cq := openCQ(t, t.TempDir())
+	writeModes(t, testReadersSeeNoEntryBeyondMaxOffset)
+}
+
+func testReadersSeeNoEntryBeyondMaxOffset(t *testing.T, through bool) {
+	cq := openCQWith(t, t.TempDir(), through)
 	const n = 20000
 	done := make(chan struct{})
 	go func() {

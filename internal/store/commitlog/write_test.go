@@ -1,0 +1,54 @@
+package commitlog
+
+import (
+	"fmt"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"go.uber.org/zap/zaptest"
+
+	"github.com/rocketgo/rocketgo/internal/vfs/vfstest"
+)
+
+// A SYNC_FLUSH put is written through the descriptor: one pwrite when its records lie in one
+// page, two when they cross a page boundary (the first totalSize goes last), and a put whose
+// second write never happened (a process killed half-way through a pwrite leaves the same
+// bytes) is no record to recovery: the log ends where the put began.
+func TestSyncPutsAreWrittenSealedLast(t *testing.T) {
+	fs := vfstest.New(t)
+	o := testOpts(fs.Root())
+	o.FlushType, o.FS = SyncFlush, fs
+	c, err := Open(o, zaptest.NewLogger(t))
+	require.NoError(t, err)
+	_, err = c.Recover(true, 0)
+	require.NoError(t, err)
+	c.Start()
+
+	fs.ResetTrace()
+	small := c.Append(msg("T", 0, make([]byte, 100), ""))
+	require.Equal(t, PutOK, small.Status, "%v", small.Err)
+	require.Equal(t, 1, fs.Count(vfstest.OpWriteAt, ""), "a put within one page is one pwrite")
+
+	fs.ResetTrace()
+	fs.Inject(vfstest.Rule{Kind: vfstest.OpWriteAt, Nth: 2, Err: syscall.EIO})
+	big := c.Append(msg("T", 0, make([]byte, 5000), ""))
+	require.Equal(t, UnknownError, big.Status, "the failed seal fails the put")
+	require.Equal(t, 2, fs.Count(vfstest.OpWriteAt, ""), "a put across pages: the records, then the first totalSize")
+	require.Error(t, c.Err(), "the failed write poisoned the log")
+	_ = c.Close()
+
+	o.FS = vfstest.New(t) // a double over the same files, without the rule
+	o.Dir = fs.Root()
+	again, err := Open(o, zaptest.NewLogger(t))
+	require.NoError(t, err)
+	st, err := again.Recover(false, 0)
+	require.NoError(t, err)
+	require.Equal(t, 1, st.Records)
+	require.Equal(t, small.WroteOffset+int64(small.WroteBytes), st.End)
+	end := small.WroteOffset + int64(small.WroteBytes)
+	require.Equal(t, fmt.Sprintf("unfinished record (totalSize 0) at %d", end), st.Stopped,
+		"the unsealed record is where the log ends")
+	require.Equal(t, st.End, again.MaxOffset())
+	require.NoError(t, again.Close())
+}
