@@ -103,9 +103,9 @@ func (c *CommitLog) AppendAsync(m *message.Message, done Completion) (res Result
 	} else {
 		m.QueueOffset = 0
 	}
-	m.PhysicalOffset = f.Start() + f.Wrote()
+	m.PhysicalOffset = f.Start() + c.mu.w.end(f)
 	m.StoreTimestamp = ts
-	err := c.mu.w.put(f, size, func(b []byte) error {
+	err := c.mu.w.put(f, size, ts, func(b []byte) error {
 		_, err := message.Encode(b, m)
 		return err
 	})
@@ -114,7 +114,7 @@ func (c *CommitLog) AppendAsync(m *message.Message, done Completion) (res Result
 		c.poisonWith(fmt.Errorf("commitlog: write at %d: %w", m.PhysicalOffset, err))
 		return Result{Status: UnknownError, Err: err}, false
 	}
-	f.LastStoreTimestamp.Store(ts)
+	c.publishLocked(f)
 	if inQueue {
 		c.mu.queueOffsets[key] = m.QueueOffset + 1
 	}
@@ -162,8 +162,8 @@ func (c *CommitLog) AppendBatch(b *Batch) Result {
 	}
 	key := QueueKey{b.Topic, b.QueueID}
 	first := c.mu.queueOffsets[key]
-	base := f.Wrote()
-	err := c.mu.w.put(f, total, func(dst []byte) error {
+	base := c.mu.w.end(f)
+	err := c.mu.w.put(f, total, ts, func(dst []byte) error {
 		var err error
 		offsets, err = encodeBatch(dst, &proto, b, first, f.Start()+base, ts, offsets)
 		return err
@@ -173,7 +173,7 @@ func (c *CommitLog) AppendBatch(b *Batch) Result {
 		c.poisonWith(fmt.Errorf("commitlog: write batch at %d: %w", f.Start()+base, err))
 		return Result{Status: UnknownError, Err: err}
 	}
-	f.LastStoreTimestamp.Store(ts)
+	c.publishLocked(f)
 	c.mu.queueOffsets[key] = first + int64(n)
 	c.endLocked()
 
@@ -240,8 +240,8 @@ func (c *CommitLog) beginLocked(size int) (*mmapfile.MappedFile, int64, Result, 
 	if r, refused := c.refuse(); refused {
 		return nil, 0, r, false
 	}
-	f, err := c.q.LastForWrite(c.q.MaxOffset())
-	if err == nil && int64(size)+message.BlankMinLen > int64(len(f.Tail())) {
+	f, err := c.q.LastForWrite(c.MaxOffset())
+	if err == nil && int64(size)+message.BlankMinLen > c.mu.w.room(f) {
 		if err = c.closeSegmentLocked(f); err == nil {
 			f, err = c.q.LastForWrite(f.End())
 		}
@@ -280,18 +280,31 @@ func createFailed(err error) error {
 
 // closeSegmentLocked fills the rest of f with a BLANK marker. REQUIRES: c.mu.
 func (c *CommitLog) closeSegmentLocked(f *mmapfile.MappedFile) error {
-	rest := len(f.Tail())
-	if rest >= message.BlankMinLen {
-		err := c.mu.w.put(f, message.BlankMinLen, func(b []byte) error {
-			message.EncodeBlank(b, rest)
-			return nil
-		})
-		if err != nil {
-			c.poisonWith(fmt.Errorf("commitlog: write blank at %d: %w", f.Start()+f.Wrote(), err))
-			return err
-		}
+	if err := c.mu.w.closeSegment(f); err != nil {
+		c.poisonWith(fmt.Errorf("commitlog: close segment %s: %w", f.Path(), err))
+		return err
 	}
-	f.SetWrote(f.Size())
+	c.pendEnd.Store(0)
+	return nil
+}
+
+// publishLocked makes a put to f count in MaxOffset: at once when it went to the mapping,
+// through pendEnd while it is pending. REQUIRES: c.mu.
+func (c *CommitLog) publishLocked(f *mmapfile.MappedFile) {
+	if c.mu.w.viaFile {
+		c.pendEnd.Store(f.Start() + c.mu.w.end(f))
+	}
+}
+
+// drainLocked writes the pending records to the file (before a sync). A failure poisons the
+// log. REQUIRES: c.mu.
+func (c *CommitLog) drainLocked() error {
+	if err := c.mu.w.drain(); err != nil {
+		err = fmt.Errorf("commitlog: write: %w", err)
+		c.poisonWith(err)
+		return err
+	}
+	c.pendEnd.Store(0)
 	return nil
 }
 

@@ -35,6 +35,9 @@ type CommitLog struct {
 		w            recordWriter       // encodes and writes every put
 	}
 	lockBegin atomic.Int64 // UnixNano when the put lock was taken, 0 when free
+	// pendEnd is the end of the log counting records a SYNC_FLUSH put left pending for the
+	// next sync (recordWriter), 0 when nothing is pending.
+	pendEnd atomic.Int64
 
 	flushedTS atomic.Int64 // store time of the newest durable record (checkpoint)
 	poison    atomic.Pointer[error]
@@ -107,6 +110,9 @@ func (c *CommitLog) Shutdown() error {
 	c.shutdownOnce.Do(func() {
 		c.mu.Lock()
 		c.closed.Store(true)
+		if c.poison.Load() == nil {
+			err = c.drainLocked() // puts left pending for a sync that no longer comes
+		}
 		c.mu.Unlock()
 		c.flusher.close()
 		if c.poison.Load() == nil {
@@ -137,7 +143,10 @@ func (c *CommitLog) Queue() *mmapfile.Queue { return c.q }
 func (c *CommitLog) MinOffset() int64 { return c.q.MinOffset() }
 
 // MaxOffset is the end of the written data.
-func (c *CommitLog) MaxOffset() int64 { return c.q.MaxOffset() }
+func (c *CommitLog) MaxOffset() int64 {
+	pending := c.pendEnd.Load() // before the file's end: a drain publishes there, then clears it
+	return max(pending, c.q.MaxOffset())
+}
 
 // FlushedOffset is the end of the durable data.
 func (c *CommitLog) FlushedOffset() int64 { return c.q.FlushedWhere() }

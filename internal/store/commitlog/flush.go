@@ -14,6 +14,14 @@ func (c *CommitLog) flush(least int) (int64, error) {
 	if err := c.Err(); err != nil {
 		return c.q.FlushedWhere(), err
 	}
+	if c.mu.w.viaFile {
+		c.mu.Lock()
+		err := c.drainLocked()
+		c.mu.Unlock()
+		if err != nil {
+			return c.q.FlushedWhere(), err
+		}
+	}
 	before := c.q.FlushedWhere()
 	target, ts := c.q.MaxOffset(), int64(0)
 	if last := c.q.Last(); last != nil {
