@@ -12,7 +12,10 @@
 // opened with (QueueOptions.FS).
 //
 // A MappedFile tracks how far it is written (set by its single writer) and how
-// far it is flushed. Flush syncs the dirty range with msync(MS_SYNC) through its
+// far it is flushed. The writer either stores into the mapping (Tail) or
+// writes through the descriptor (WriteTail, pwrite: the same page cache, which
+// a sync of pages dirtied through a mapping is slow to write back on ext4),
+// then publishes with SetWrote. Flush syncs the dirty range with msync(MS_SYNC) through its
 // vfs.Mapping, returns its error and never retries it: after a failed sync the
 // kernel may have dropped the dirty pages, so a retry could report success for
 // data that is gone.
