@@ -2,6 +2,7 @@ package crash
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -26,6 +27,7 @@ type popEvent struct {
 	// unanswered: an ack sent that got no answer; the broker may or may not have applied it.
 	unanswered bool
 	m          popped
+	at         time.Time // when the delivery arrived, or the ack was answered (or failed)
 }
 
 func newPopLedger() *popLedger {
@@ -41,13 +43,13 @@ func (l *popLedger) sent(key string) {
 func (l *popLedger) delivered(m popped) {
 	l.deliveries.Add(1)
 	l.mu.Lock()
-	l.events[m.key] = append(l.events[m.key], popEvent{m: m})
+	l.events[m.key] = append(l.events[m.key], popEvent{m: m, at: time.Now()})
 	l.mu.Unlock()
 }
 
 func (l *popLedger) acked(m popped, at time.Time) {
 	l.mu.Lock()
-	l.events[m.key] = append(l.events[m.key], popEvent{ack: true, timely: at.Add(popTimelyMargin).Before(m.visibleAgain), m: m})
+	l.events[m.key] = append(l.events[m.key], popEvent{ack: true, timely: at.Add(popTimelyMargin).Before(m.visibleAgain), m: m, at: at})
 	l.acks[m.key] = true
 	l.mu.Unlock()
 }
@@ -55,7 +57,7 @@ func (l *popLedger) acked(m popped, at time.Time) {
 // ackUnanswered records an ack of m that got no answer (the connection broke: a kill).
 func (l *popLedger) ackUnanswered(m popped) {
 	l.mu.Lock()
-	l.events[m.key] = append(l.events[m.key], popEvent{ack: true, unanswered: true, m: m})
+	l.events[m.key] = append(l.events[m.key], popEvent{ack: true, unanswered: true, m: m, at: time.Now()})
 	l.mu.Unlock()
 }
 
@@ -99,6 +101,9 @@ type popReport struct {
 	lost, ackedRedelivered, ackUnanswered    int
 	unackedBack, lateBack, reviveDups        int
 	lostKeys, redeliveredKeys                []string
+	flagged                                  []string // the keys of redeliveredKeys
+	dupKeys                                  []string // keys with a revive duplicate
+	twiceKeys                                []string // keys delivered more than once
 	detail                                   string
 	keysDelivered, keysTwice, retryDelivered int
 }
@@ -159,19 +164,31 @@ func (l *popLedger) classify(key string, evs []popEvent, r *popReport) {
 		}
 		if seen == 2 {
 			r.keysTwice++
+			r.twiceKeys = appendSome(r.twiceKeys, key)
 		}
 		switch {
 		case timely[e.m.record()] || (maxTimely >= 0 && e.m.reconsume > maxTimely):
 			r.ackedRedelivered++
 			r.redeliveredKeys = appendSome(r.redeliveredKeys, fmt.Sprintf("%s(%s rc=%d)", key, e.m.record(), e.m.reconsume))
+			if !slices.Contains(r.flagged, key) {
+				r.flagged = appendSome(r.flagged, key)
+			}
 		case maxTimely >= 0:
 			r.reviveDups++
+			r.dupKeys = appendSome(r.dupKeys, key)
 		case anyAck:
 			r.lateBack++
 		default:
 			r.unackedBack++
 		}
 	}
+}
+
+// history returns a copy of key's events in the order they happened.
+func (l *popLedger) history(key string) []popEvent {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.events[key])
 }
 
 // appendSome keeps the first 20 examples.
