@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rocketgo/rocketgo/pkg/protocol"
 	"github.com/rocketgo/rocketgo/pkg/protocol/message"
 	"github.com/rocketgo/rocketgo/pkg/protocol/systopic"
 )
@@ -27,13 +28,18 @@ import (
 // CRASH_EXPLAIN=1 (to see what an explanation looks like), a few revive duplicates and keys
 // delivered more than once.
 func explained(r popReport) []string {
-	keys := r.flagged
+	keys := slices.Clone(r.flagged)
 	if os.Getenv("CRASH_EXPLAIN") == "1" {
 		keys = append(keys, r.dupKeys[:min(3, len(r.dupKeys))]...)
 		keys = append(keys, r.twiceKeys[:min(2, len(r.twiceKeys))]...)
 	}
-	return keys
+	slices.Sort(keys)
+	return slices.Compact(keys)
 }
+
+// popReviveQueues is the revive topic's queue count: reviveQueueNum's default (the run does not set
+// it).
+const popReviveQueues = 8
 
 // popTimeline records the kills and restarts of a run.
 type popTimeline struct {
@@ -161,7 +167,7 @@ func readEvidence(ctx context.Context, raw *rawClient, cluster, group, topic str
 			reconsume: m.ReconsumeTimes, stored: m.StoreTimestamp, props: readableProps(m.Properties)})
 	})
 	revive := systopic.Revive(cluster)
-	for q := range 8 {
+	for q := range popReviveQueues {
 		ev.readQueue(ctx, raw, revive, q, func(m *message.MessageExt) {
 			r, err := parseReviveRecord(m.Body)
 			if err != nil {
@@ -242,6 +248,9 @@ func (r *popRun) explainKey(b *strings.Builder, ev *popEvidence, key string) {
 		}
 		fmt.Fprintf(b, "  %s %-15s %s rc=%d visibleAgain=%s POP_CK=%q\n", tl.since(e.at), what, e.m.record(),
 			e.m.reconsume, tl.since(e.m.visibleAgain), e.m.extra)
+		if e.ack {
+			fmt.Fprintf(b, "      %s\n", ev.verdict(tl, e.m))
+		}
 		if rc := (rec{e.m.realTopic, e.m.queueID, e.m.queueOffset}); !slices.Contains(recs, rc) {
 			recs = append(recs, rc)
 		}
@@ -282,4 +291,58 @@ func grepLines(path string, subs ...string) string {
 		}
 	}
 	return b.String()
+}
+
+// duplicateDescendant reports whether a delivery of key with reconsumeTimes rc, after timely
+// acks of the key's copies of lower reconsumeTimes, descends from a copy nobody acknowledged in
+// time: the retry topic holds a copy of reconsumeTimes rc-1 that is not among the
+// timely-acknowledged records, and none of the timely-acknowledged messages was revived. Without
+// evidence (nil) nothing is explained.
+func (ev *popEvidence) duplicateDescendant(key string, rc int32, timely map[string]bool, acks []popped) bool {
+	if ev == nil || rc < 2 {
+		return false
+	}
+	for _, a := range acks {
+		if _, ok := ev.settledBy(a, 3); ok {
+			return false
+		}
+	}
+	for _, c := range ev.copies[key] {
+		if c.reconsume == rc-1 && !timely[c.record()] {
+			return true
+		}
+	}
+	return false
+}
+
+func (c storedCopy) record() string {
+	return popped{realTopic: c.topic, queueID: c.queueID, queueOffset: c.queueOffset}.record()
+}
+
+// settledBy finds the record of a kind (2 ack, 3 revived) that settled the popped message m in
+// the checkpoint its POP_CK names.
+func (ev *popEvidence) settledBy(m popped, kind byte) (reviveRecord, bool) {
+	e, err := protocol.ParseExtraInfo(m.extra)
+	if err != nil {
+		return reviveRecord{}, false
+	}
+	for _, r := range ev.records {
+		if r.kind == kind && r.start == e.CkQueueOffset && r.popTime == e.PopTime && r.names(m.realTopic, m.queueID, m.queueOffset) {
+			return r, true
+		}
+	}
+	return reviveRecord{}, false
+}
+
+// verdict says, for an acknowledged delivery, whether the revive log holds its ack and whether
+// its checkpoint revived it anyway.
+func (ev *popEvidence) verdict(tl *popTimeline, m popped) string {
+	s := "no ack record in the revive log"
+	if r, ok := ev.settledBy(m, 2); ok {
+		s = "ack record " + r.String(tl)
+	}
+	if r, ok := ev.settledBy(m, 3); ok {
+		s += "; REVIVED by " + r.String(tl)
+	}
+	return s
 }

@@ -100,6 +100,7 @@ type popReport struct {
 	sent, deliveries                         int
 	lost, ackedRedelivered, ackUnanswered    int
 	unackedBack, lateBack, reviveDups        int
+	duplicateBack                            int
 	lostKeys, redeliveredKeys                []string
 	flagged                                  []string // the keys of redeliveredKeys
 	dupKeys                                  []string // keys with a revive duplicate
@@ -110,11 +111,20 @@ type popReport struct {
 
 // report classifies every delivery that came after another of its key:
 //   - after a timely ack of the same stored record, or with a higher reconsumeTimes than a
-//     timely-acknowledged delivery: ackedRedelivered (must not happen);
+//     timely-acknowledged delivery: ackedRedelivered (must not happen), unless ev (what the
+//     broker stored, nil before it is read) shows the latter descends from a revive duplicate's
+//     other copy: duplicateBack (below);
 //   - after a timely ack but of another stored copy with no higher reconsumeTimes: a revive
 //     duplicate (a kill between storing a retry copy and recording the revive);
 //   - after only late acks: lateBack; after no ack at all: unackedBack (expected).
-func (l *popLedger) report() popReport {
+//
+// A revive duplicate is two copies of one attempt in the retry topic, each its own delivery:
+// acknowledging one settles nothing of the other, which comes back with one more reconsume when
+// it is not acknowledged in time (left unacknowledged, or popped by a pop whose answer a kill
+// lost). Such a delivery is duplicateBack when the retry topic holds a copy of the previous
+// reconsume that no consumer acknowledged in time and the revive log shows no timely-acknowledged
+// message of the key revived.
+func (l *popLedger) report(ev *popEvidence) popReport {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	r := popReport{sent: len(l.sends), deliveries: int(l.deliveries.Load())}
@@ -129,7 +139,7 @@ func (l *popLedger) report() popReport {
 		}
 	}
 	for k, evs := range l.events {
-		l.classify(k, evs, &r)
+		l.classify(k, evs, ev, &r)
 	}
 	sort.Strings(r.lostKeys)
 	sort.Strings(r.redeliveredKeys)
@@ -138,9 +148,10 @@ func (l *popLedger) report() popReport {
 	return r
 }
 
-func (l *popLedger) classify(key string, evs []popEvent, r *popReport) {
+func (l *popLedger) classify(key string, evs []popEvent, ev *popEvidence, r *popReport) {
 	r.keysDelivered++
 	timely := map[string]bool{}
+	var timelyAcks []popped
 	maxTimely := int32(-1)
 	seen, anyAck := 0, false
 	for _, e := range evs {
@@ -151,6 +162,7 @@ func (l *popLedger) classify(key string, evs []popEvent, r *popReport) {
 			anyAck = true
 			if e.timely {
 				timely[e.m.record()] = true
+				timelyAcks = append(timelyAcks, e.m)
 				maxTimely = max(maxTimely, e.m.reconsume)
 			}
 			continue
@@ -167,6 +179,9 @@ func (l *popLedger) classify(key string, evs []popEvent, r *popReport) {
 			r.twiceKeys = appendSome(r.twiceKeys, key)
 		}
 		switch {
+		case !timely[e.m.record()] && maxTimely >= 0 && e.m.reconsume > maxTimely &&
+			ev.duplicateDescendant(key, e.m.reconsume, timely, timelyAcks):
+			r.duplicateBack++
 		case timely[e.m.record()] || (maxTimely >= 0 && e.m.reconsume > maxTimely):
 			r.ackedRedelivered++
 			r.redeliveredKeys = appendSome(r.redeliveredKeys, fmt.Sprintf("%s(%s rc=%d)", key, e.m.record(), e.m.reconsume))

@@ -88,15 +88,17 @@ func runPopCrash(t *testing.T, mode string) {
 	pause(2 * popInvisible) // anything that would still come back arrives now
 	stop()
 
-	r := led.report()
-	t.Logf("pop crash run %s: %s", mode, r.detail)
-	t.Logf("pop crash summary: mode=%s cycles=%d sent=%d deliveries=%d lost=%d ackedRedelivered=%d "+
-		"unackedRedelivered=%d lateAckRedelivered=%d reviveDuplicates=%d ackUnanswered=%d seed=%d",
-		mode, n, r.sent, r.deliveries, r.lost, r.ackedRedelivered, r.unackedBack, r.lateBack, r.reviveDups, r.ackUnanswered, s)
+	r := led.report(nil)
 	if keys := explained(r); len(keys) > 0 {
 		ev := readEvidence(context.Background(), newRawClient(t, b.Addr), c.Name, group, topic)
 		t.Logf("pop crash evidence:\n%s", run.explain(ev, keys, b.LogPaths()))
+		r = led.report(ev)
 	}
+	t.Logf("pop crash run %s: %s", mode, r.detail)
+	t.Logf("pop crash summary: mode=%s cycles=%d sent=%d deliveries=%d lost=%d ackedRedelivered=%d "+
+		"unackedRedelivered=%d lateAckRedelivered=%d reviveDuplicates=%d duplicateBack=%d ackUnanswered=%d seed=%d",
+		mode, n, r.sent, r.deliveries, r.lost, r.ackedRedelivered, r.unackedBack, r.lateBack, r.reviveDups, r.duplicateBack,
+		r.ackUnanswered, s)
 	assert.True(t, drained, "every acknowledged send acknowledged by a consumer within %v", popDrainTimeout)
 	assert.Zero(t, r.lost, "acknowledged sends no consumer could acknowledge: %v", r.lostKeys)
 	assert.Zero(t, r.ackedRedelivered, "messages delivered again after a timely ack: %v", r.redeliveredKeys)
