@@ -227,49 +227,61 @@ func (r *popRun) explain(ev *popEvidence, keys []string, logs []string) string {
 	return b.String()
 }
 
+// storedRecord names a stored record: topic, queue, queue offset.
+type storedRecord struct {
+	topic string
+	q     int32
+	off   int64
+}
+
 func (r *popRun) explainKey(b *strings.Builder, ev *popEvidence, key string) {
-	tl := r.tl
 	fmt.Fprintf(b, "== %s: what the consumers saw\n", key)
-	type rec struct {
-		topic string
-		q     int32
-		off   int64
-	}
-	var recs []rec
-	for _, e := range r.led.history(key) {
-		what := "delivery"
-		switch {
-		case e.unanswered:
-			what = "ack unanswered"
-		case e.ack && e.timely:
-			what = "ack OK timely"
-		case e.ack:
-			what = "ack OK late"
-		}
-		fmt.Fprintf(b, "  %s %-15s %s rc=%d visibleAgain=%s POP_CK=%q\n", tl.since(e.at), what, e.m.record(),
-			e.m.reconsume, tl.since(e.m.visibleAgain), e.m.extra)
-		if e.ack {
-			fmt.Fprintf(b, "      %s\n", ev.verdict(tl, e.m))
-		}
-		if rc := (rec{e.m.realTopic, e.m.queueID, e.m.queueOffset}); !slices.Contains(recs, rc) {
-			recs = append(recs, rc)
-		}
-	}
+	recs := r.explainEvents(b, ev, key)
 	fmt.Fprintf(b, "  stored copies in the retry topic:\n")
 	for _, c := range ev.copies[key] {
-		fmt.Fprintf(b, "  %s/0@%d rc=%d stored %s %s\n", c.topic, c.queueOffset, c.reconsume, tl.sinceMs(c.stored), c.props)
-		if rc := (rec{c.topic, 0, c.queueOffset}); !slices.Contains(recs, rc) {
-			recs = append(recs, rc)
+		fmt.Fprintf(b, "  %s/0@%d rc=%d stored %s %s\n", c.topic, c.queueOffset, c.reconsume, r.tl.sinceMs(c.stored), c.props)
+		if sr := (storedRecord{c.topic, 0, c.queueOffset}); !slices.Contains(recs, sr) {
+			recs = append(recs, sr)
 		}
 	}
 	fmt.Fprintf(b, "  revive-log records naming them:\n")
 	for _, rr := range ev.records {
-		for _, rc := range recs {
-			if rr.names(rc.topic, rc.q, rc.off) {
-				fmt.Fprintf(b, "  [%s/%d@%d] %s\n", rc.topic, rc.q, rc.off, rr.String(tl))
+		for _, sr := range recs {
+			if rr.names(sr.topic, sr.q, sr.off) {
+				fmt.Fprintf(b, "  [%s/%d@%d] %s\n", sr.topic, sr.q, sr.off, rr.String(r.tl))
 			}
 		}
 	}
+}
+
+// explainEvents prints key's deliveries and acks, each ack with what the revive log holds of
+// it, and returns the stored records they name.
+func (r *popRun) explainEvents(b *strings.Builder, ev *popEvidence, key string) []storedRecord {
+	var recs []storedRecord
+	for _, e := range r.led.history(key) {
+		fmt.Fprintf(b, "  %s %-15s %s rc=%d visibleAgain=%s POP_CK=%q\n", r.tl.since(e.at), e.kind(), e.m.record(),
+			e.m.reconsume, r.tl.since(e.m.visibleAgain), e.m.extra)
+		if e.ack {
+			fmt.Fprintf(b, "      %s\n", ev.verdict(r.tl, e.m))
+		}
+		if sr := (storedRecord{e.m.realTopic, e.m.queueID, e.m.queueOffset}); !slices.Contains(recs, sr) {
+			recs = append(recs, sr)
+		}
+	}
+	return recs
+}
+
+// kind names the event in an explanation.
+func (e popEvent) kind() string {
+	switch {
+	case e.unanswered:
+		return "ack unanswered"
+	case e.ack && e.timely:
+		return "ack OK timely"
+	case e.ack:
+		return "ack OK late"
+	}
+	return "delivery"
 }
 
 // grepLines returns the lines of a file that hold any of the strings.
