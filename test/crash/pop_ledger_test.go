@@ -2,6 +2,7 @@ package crash
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -26,6 +27,7 @@ type popEvent struct {
 	// unanswered: an ack sent that got no answer; the broker may or may not have applied it.
 	unanswered bool
 	m          popped
+	at         time.Time // when the delivery arrived, or the ack was answered (or failed)
 }
 
 func newPopLedger() *popLedger {
@@ -41,13 +43,13 @@ func (l *popLedger) sent(key string) {
 func (l *popLedger) delivered(m popped) {
 	l.deliveries.Add(1)
 	l.mu.Lock()
-	l.events[m.key] = append(l.events[m.key], popEvent{m: m})
+	l.events[m.key] = append(l.events[m.key], popEvent{m: m, at: time.Now()})
 	l.mu.Unlock()
 }
 
 func (l *popLedger) acked(m popped, at time.Time) {
 	l.mu.Lock()
-	l.events[m.key] = append(l.events[m.key], popEvent{ack: true, timely: at.Add(popTimelyMargin).Before(m.visibleAgain), m: m})
+	l.events[m.key] = append(l.events[m.key], popEvent{ack: true, timely: at.Add(popTimelyMargin).Before(m.visibleAgain), m: m, at: at})
 	l.acks[m.key] = true
 	l.mu.Unlock()
 }
@@ -55,7 +57,7 @@ func (l *popLedger) acked(m popped, at time.Time) {
 // ackUnanswered records an ack of m that got no answer (the connection broke: a kill).
 func (l *popLedger) ackUnanswered(m popped) {
 	l.mu.Lock()
-	l.events[m.key] = append(l.events[m.key], popEvent{ack: true, unanswered: true, m: m})
+	l.events[m.key] = append(l.events[m.key], popEvent{ack: true, unanswered: true, m: m, at: time.Now()})
 	l.mu.Unlock()
 }
 
@@ -98,18 +100,31 @@ type popReport struct {
 	sent, deliveries                         int
 	lost, ackedRedelivered, ackUnanswered    int
 	unackedBack, lateBack, reviveDups        int
+	duplicateBack                            int
 	lostKeys, redeliveredKeys                []string
+	flagged                                  []string // the keys of redeliveredKeys
+	dupKeys                                  []string // keys with a revive duplicate
+	twiceKeys                                []string // keys delivered more than once
 	detail                                   string
 	keysDelivered, keysTwice, retryDelivered int
 }
 
 // report classifies every delivery that came after another of its key:
 //   - after a timely ack of the same stored record, or with a higher reconsumeTimes than a
-//     timely-acknowledged delivery: ackedRedelivered (must not happen);
+//     timely-acknowledged delivery: ackedRedelivered (must not happen), unless ev (what the
+//     broker stored, nil before it is read) shows the latter descends from a revive duplicate's
+//     other copy: duplicateBack (below);
 //   - after a timely ack but of another stored copy with no higher reconsumeTimes: a revive
 //     duplicate (a kill between storing a retry copy and recording the revive);
 //   - after only late acks: lateBack; after no ack at all: unackedBack (expected).
-func (l *popLedger) report() popReport {
+//
+// A revive duplicate is two copies of one attempt in the retry topic, each its own delivery:
+// acknowledging one settles nothing of the other, which comes back with one more reconsume when
+// it is not acknowledged in time (left unacknowledged, or popped by a pop whose answer a kill
+// lost). Such a delivery is duplicateBack when the retry topic holds a copy of the previous
+// reconsume that no consumer acknowledged in time and the revive log shows no timely-acknowledged
+// message of the key revived.
+func (l *popLedger) report(ev *popEvidence) popReport {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	r := popReport{sent: len(l.sends), deliveries: int(l.deliveries.Load())}
@@ -124,7 +139,7 @@ func (l *popLedger) report() popReport {
 		}
 	}
 	for k, evs := range l.events {
-		l.classify(k, evs, &r)
+		l.classify(k, evs, ev, &r)
 	}
 	sort.Strings(r.lostKeys)
 	sort.Strings(r.redeliveredKeys)
@@ -133,9 +148,10 @@ func (l *popLedger) report() popReport {
 	return r
 }
 
-func (l *popLedger) classify(key string, evs []popEvent, r *popReport) {
+func (l *popLedger) classify(key string, evs []popEvent, ev *popEvidence, r *popReport) {
 	r.keysDelivered++
 	timely := map[string]bool{}
+	var timelyAcks []popped
 	maxTimely := int32(-1)
 	seen, anyAck := 0, false
 	for _, e := range evs {
@@ -146,6 +162,7 @@ func (l *popLedger) classify(key string, evs []popEvent, r *popReport) {
 			anyAck = true
 			if e.timely {
 				timely[e.m.record()] = true
+				timelyAcks = append(timelyAcks, e.m)
 				maxTimely = max(maxTimely, e.m.reconsume)
 			}
 			continue
@@ -159,19 +176,34 @@ func (l *popLedger) classify(key string, evs []popEvent, r *popReport) {
 		}
 		if seen == 2 {
 			r.keysTwice++
+			r.twiceKeys = appendSome(r.twiceKeys, key)
 		}
 		switch {
+		case !timely[e.m.record()] && maxTimely >= 0 && e.m.reconsume > maxTimely &&
+			ev.duplicateDescendant(key, e.m.reconsume, timely, timelyAcks):
+			r.duplicateBack++
 		case timely[e.m.record()] || (maxTimely >= 0 && e.m.reconsume > maxTimely):
 			r.ackedRedelivered++
 			r.redeliveredKeys = appendSome(r.redeliveredKeys, fmt.Sprintf("%s(%s rc=%d)", key, e.m.record(), e.m.reconsume))
+			if !slices.Contains(r.flagged, key) {
+				r.flagged = appendSome(r.flagged, key)
+			}
 		case maxTimely >= 0:
 			r.reviveDups++
+			r.dupKeys = appendSome(r.dupKeys, key)
 		case anyAck:
 			r.lateBack++
 		default:
 			r.unackedBack++
 		}
 	}
+}
+
+// history returns a copy of key's events in the order they happened.
+func (l *popLedger) history(key string) []popEvent {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.events[key])
 }
 
 // appendSome keeps the first 20 examples.

@@ -66,13 +66,15 @@ func runPopCrash(t *testing.T, mode string) {
 	createTopic(t, c, b, topic, popQueues)
 
 	led := newPopLedger()
-	run := &popRun{t: t, addr: b.Addr, topic: topic, group: group, led: led, seed: s}
+	run := &popRun{t: t, addr: b.Addr, topic: topic, group: group, led: led, seed: s, tl: newPopTimeline()}
 	stop := run.start()
 	for cycle := 1; cycle <= n; cycle++ {
 		if cycle > 1 {
 			b.StartAgain()
+			run.tl.mark("started")
 		}
 		pause(popMinRun + time.Duration(rng.Int64N(int64(popMaxRun-popMinRun))))
+		run.tl.mark("kill -9")
 		if err := b.Kill(); err != nil {
 			t.Fatalf("cycle %d: kill -9: %v", cycle, err)
 		}
@@ -81,15 +83,22 @@ func runPopCrash(t *testing.T, mode string) {
 	}
 	run.stopSending()
 	b.StartAgain()
+	run.tl.mark("started")
 	drained := waitDrained(led, popDrainTimeout)
 	pause(2 * popInvisible) // anything that would still come back arrives now
 	stop()
 
-	r := led.report()
+	r := led.report(nil)
+	if keys := explained(r); len(keys) > 0 {
+		ev := readEvidence(context.Background(), newRawClient(t, b.Addr), c.Name, group, topic)
+		t.Logf("pop crash evidence:\n%s", run.explain(ev, keys, b.LogPaths()))
+		r = led.report(ev)
+	}
 	t.Logf("pop crash run %s: %s", mode, r.detail)
 	t.Logf("pop crash summary: mode=%s cycles=%d sent=%d deliveries=%d lost=%d ackedRedelivered=%d "+
-		"unackedRedelivered=%d lateAckRedelivered=%d reviveDuplicates=%d ackUnanswered=%d seed=%d",
-		mode, n, r.sent, r.deliveries, r.lost, r.ackedRedelivered, r.unackedBack, r.lateBack, r.reviveDups, r.ackUnanswered, s)
+		"unackedRedelivered=%d lateAckRedelivered=%d reviveDuplicates=%d duplicateBack=%d ackUnanswered=%d seed=%d",
+		mode, n, r.sent, r.deliveries, r.lost, r.ackedRedelivered, r.unackedBack, r.lateBack, r.reviveDups, r.duplicateBack,
+		r.ackUnanswered, s)
 	assert.True(t, drained, "every acknowledged send acknowledged by a consumer within %v", popDrainTimeout)
 	assert.Zero(t, r.lost, "acknowledged sends no consumer could acknowledge: %v", r.lostKeys)
 	assert.Zero(t, r.ackedRedelivered, "messages delivered again after a timely ack: %v", r.redeliveredKeys)
@@ -102,6 +111,7 @@ type popRun struct {
 	addr, topic, group string
 	led                *popLedger
 	seed               int64
+	tl                 *popTimeline
 	sending            atomic.Bool
 	wg                 sync.WaitGroup
 	stopc              chan struct{}

@@ -26,8 +26,11 @@ type env struct {
 	offsets *offset.Manager
 	svc     *Service
 	clock   time.Time
-	// storeOpts, when set, adjusts the store's options at each open.
+	// storeOpts, when set, adjusts the store's options at each open; svcOpts the service's; and
+	// wrap, the store the service sees.
 	storeOpts func(*store.Options)
+	svcOpts   func(*Options)
+	wrap      func(Store) Store
 }
 
 func newEnv(t testing.TB) *env {
@@ -59,8 +62,16 @@ func (e *env) open() {
 	require.NoError(t, err)
 	e.offsets, err = offset.New(offset.Options{StorePathRootDir: e.dir}, zap.NewNop())
 	require.NoError(t, err)
-	e.svc, err = New(Options{ClusterName: "C", BrokerName: "broker-a", BrokerPermission: 6, StoreHost: storetest.StoreHost,
-		StorePathRootDir: e.dir, ReviveQueueNum: 2}, Deps{Store: e.st, Topics: e.topics, Groups: groups, Offsets: e.offsets,
+	opts := Options{ClusterName: "C", BrokerName: "broker-a", BrokerPermission: 6, StoreHost: storetest.StoreHost,
+		StorePathRootDir: e.dir, ReviveQueueNum: 2}
+	if e.svcOpts != nil {
+		e.svcOpts(&opts)
+	}
+	var st Store = e.st
+	if e.wrap != nil {
+		st = e.wrap(st)
+	}
+	e.svc, err = New(opts, Deps{Store: st, Topics: e.topics, Groups: groups, Offsets: e.offsets,
 		Subscriptions: client.NewConsumerManager(nil, nil)}, zap.NewNop())
 	require.NoError(t, err)
 	e.svc.now = func() time.Time { return e.clock }
@@ -72,6 +83,14 @@ func (e *env) open() {
 func (e *env) restart() {
 	e.svc.Stop()
 	require.NoError(e.t, e.offsets.Close())
+	require.NoError(e.t, e.st.Close())
+	e.open()
+}
+
+// crash opens everything again as after a kill -9: the CommitLog holds every record put (the
+// page cache survives), consumerOffset.json only what the last e.offsets.Persist wrote.
+func (e *env) crash() {
+	e.svc.Stop() // its last revive-offset commit stays in the memory that dies with the process
 	require.NoError(e.t, e.st.Close())
 	e.open()
 }
