@@ -16,16 +16,7 @@ import (
 // with TMPDIR on the store's file system.
 func BenchmarkDeviceSync(b *testing.B) {
 	const size = 256 << 20
-	f, err := vfs.CreateAllocated(vfs.Default, filepath.Join(b.TempDir(), "segment"), size)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	m, err := f.Map(size)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer m.Unmap()
+	_, m := mappedSegment(b, size)
 	data, rec := m.Bytes(), make([]byte, 1024)
 	took := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
@@ -60,16 +51,7 @@ func BenchmarkSegmentSync(b *testing.B) {
 
 func benchSegmentSync(b *testing.B, pwrite bool) {
 	const size, before = 256 << 20, 64 << 20
-	f, err := vfs.CreateAllocated(vfs.Default, filepath.Join(b.TempDir(), "segment"), size)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	m, err := f.Map(size)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer m.Unmap()
+	f, m := mappedSegment(b, size)
 	data, rec := m.Bytes(), make([]byte, 1024)
 	write := func(pos int) {
 		if !pwrite {
@@ -106,4 +88,20 @@ func benchSegmentSync(b *testing.B, pwrite bool) {
 	slices.Sort(took)
 	b.ReportMetric(float64(took[len(took)/2].Microseconds()), "p50-µs")
 	b.ReportMetric(float64(took[len(took)*99/100].Microseconds()), "p99-µs")
+}
+
+// mappedSegment creates a preallocated file of size bytes in the benchmark's temp dir and maps
+// it; both are closed when the benchmark ends.
+func mappedSegment(b *testing.B, size int64) (vfs.File, vfs.Mapping) {
+	f, err := vfs.CreateAllocated(vfs.Default, filepath.Join(b.TempDir(), "segment"), size)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { f.Close() })
+	m, err := f.Map(size)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = m.Unmap() })
+	return f, m
 }

@@ -16,13 +16,7 @@ import (
 // goes last), and records whose second write never happened (a process killed half-way through
 // a pwrite leaves the same bytes) are no records to recovery: the log ends where they began.
 func TestSyncPutsAreWrittenSealedLast(t *testing.T) {
-	fs := vfstest.New(t)
-	o := testOpts(fs.Root())
-	o.FlushType, o.FS = SyncFlush, fs
-	c, err := Open(o, zaptest.NewLogger(t))
-	require.NoError(t, err)
-	_, err = c.Recover(true, 0)
-	require.NoError(t, err)
+	fs, o, c := openSyncUnstarted(t)
 	c.Start()
 
 	fs.ResetTrace()
@@ -56,13 +50,7 @@ func TestSyncPutsAreWrittenSealedLast(t *testing.T) {
 // Puts that do not wait for their sync (WAIT false) stay pending until a sync or the shutdown
 // writes them, all in one write, and nothing reads them before: a reopened log has every one.
 func TestPendingPutsAreWrittenTogether(t *testing.T) {
-	fs := vfstest.New(t)
-	o := testOpts(fs.Root())
-	o.FlushType, o.FS = SyncFlush, fs
-	c, err := Open(o, zaptest.NewLogger(t))
-	require.NoError(t, err)
-	_, err = c.Recover(true, 0)
-	require.NoError(t, err) // not started: no group commit runs
+	fs, o, c := openSyncUnstarted(t) // not started: no group commit runs
 
 	fs.ResetTrace()
 	var last Result
@@ -81,4 +69,18 @@ func TestPendingPutsAreWrittenTogether(t *testing.T) {
 	m, err := again.Lookup(last.WroteOffset)
 	require.NoError(t, err)
 	require.Equal(t, "T", m.Topic)
+}
+
+// openSyncUnstarted opens and recovers a SYNC_FLUSH log on a vfstest double without starting
+// its group commit.
+func openSyncUnstarted(t *testing.T) (*vfstest.FS, Options, *CommitLog) {
+	t.Helper()
+	fs := vfstest.New(t)
+	o := testOpts(fs.Root())
+	o.FlushType, o.FS = SyncFlush, fs
+	c, err := Open(o, zaptest.NewLogger(t))
+	require.NoError(t, err)
+	_, err = c.Recover(true, 0)
+	require.NoError(t, err)
+	return fs, o, c
 }
