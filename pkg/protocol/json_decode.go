@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // maxJSONDepth bounds the nesting of skipped values.
@@ -54,6 +55,9 @@ type headerDecoder struct {
 	extSet           bool // the last extFields seen was an object (not null)
 	// room is where the decoded ext fields go when they fit (Decoder.Decode's command has it).
 	room []extField
+	// textRoom is where the arena's text goes when it fits (Decoder.Decode's command has it):
+	// the command's strings then share its allocation.
+	textRoom []byte
 }
 
 func (d *headerDecoder) errorf(format string, args ...any) error {
@@ -70,7 +74,7 @@ func decodeJSONHeader(header []byte, cmd *Command) error {
 
 // reset prepares d for header, keeping its scratch space.
 func (d *headerDecoder) reset(header []byte) {
-	*d = headerDecoder{s: header, arena: d.arena[:0], key: d.key[:0], ext: d.ext[:0], order: d.order[:0], room: d.room}
+	*d = headerDecoder{s: header, arena: d.arena[:0], key: d.key[:0], ext: d.ext[:0], order: d.order[:0], room: d.room, textRoom: d.textRoom}
 }
 
 func (d *headerDecoder) decode(header []byte, cmd *Command) error {
@@ -85,10 +89,23 @@ func (d *headerDecoder) decode(header []byte, cmd *Command) error {
 
 // finish turns the arena into the command's strings.
 func (d *headerDecoder) finish(cmd *Command) {
-	arena := string(d.arena)
+	arena := d.arenaText()
 	cmd.Remark = d.remark.in(arena)
 	cmd.Language = d.language.in(arena)
 	cmd.ExtFields = d.extFields(arena)
+}
+
+// arenaText is the arena as one string: in textRoom when it fits (which is then used up), a copy
+// of its own otherwise. Nothing writes textRoom after, so the string never changes.
+func (d *headerDecoder) arenaText() string {
+	n := len(d.arena)
+	if n == 0 || n > len(d.textRoom) {
+		return string(d.arena)
+	}
+	b := d.textRoom[:n:n]
+	d.textRoom = nil
+	copy(b, d.arena)
+	return unsafe.String(&b[0], n)
 }
 
 func (d *headerDecoder) object(cmd *Command) error {
