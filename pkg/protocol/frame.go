@@ -137,14 +137,14 @@ func (d *Decoder) Decode(frame []byte) (*Command, error) {
 	}
 	dc := &decodedCommand{cmd: Command{SerializeType: st}}
 	cmd := &dc.cmd
-	d.h.room, d.h.textRoom = dc.fields[:0], dc.text[:]
+	d.h.room = dc.fields[:0]
 	var err error
 	if st == JSON {
 		err = d.h.decode(header, cmd)
 	} else {
 		err = d.h.decodeRocketMQ(header, cmd)
 	}
-	d.h.room, d.h.textRoom = nil, nil
+	d.h.room = nil
 	if cap(d.h.arena) > maxRetainedScratch || cap(d.h.order) > maxRetainedScratch {
 		d.h = headerDecoder{}
 	}
@@ -158,18 +158,11 @@ func (d *Decoder) Decode(frame []byte) (*Command, error) {
 }
 
 // decodedCommand is a decoded command with room for the ext fields of a usual header (a
-// SEND_MESSAGE_V2 has 13) and for their text (topic, group, properties), so that all take one
-// allocation.
+// SEND_MESSAGE_V2 has 13), so that both take one allocation.
 type decodedCommand struct {
 	cmd    Command
 	fields [16]extField
-	text   [headerTextRoom]byte
 }
-
-// headerTextRoom is the header text a decoded command holds in its own allocation; a longer
-// header's text takes one more. 600 bytes make the command 1,408 bytes, one of Go's size classes
-// (without the room it is 808 bytes, in the 896 class, and the text a string of its own).
-const headerTextRoom = 600
 
 // decoders serve DecodeCommand and the header functions, which have no
 // Decoder of their own.

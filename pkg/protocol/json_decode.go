@@ -7,7 +7,6 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // maxJSONDepth bounds the nesting of skipped values.
@@ -55,9 +54,6 @@ type headerDecoder struct {
 	extSet           bool // the last extFields seen was an object (not null)
 	// room is where the decoded ext fields go when they fit (Decoder.Decode's command has it).
 	room []extField
-	// textRoom is where the arena's text goes when it fits (Decoder.Decode's command has it):
-	// the command's strings then share its allocation.
-	textRoom []byte
 }
 
 func (d *headerDecoder) errorf(format string, args ...any) error {
@@ -74,7 +70,7 @@ func decodeJSONHeader(header []byte, cmd *Command) error {
 
 // reset prepares d for header, keeping its scratch space.
 func (d *headerDecoder) reset(header []byte) {
-	*d = headerDecoder{s: header, arena: d.arena[:0], key: d.key[:0], ext: d.ext[:0], order: d.order[:0], room: d.room, textRoom: d.textRoom}
+	*d = headerDecoder{s: header, arena: d.arena[:0], key: d.key[:0], ext: d.ext[:0], order: d.order[:0], room: d.room}
 }
 
 func (d *headerDecoder) decode(header []byte, cmd *Command) error {
@@ -89,23 +85,10 @@ func (d *headerDecoder) decode(header []byte, cmd *Command) error {
 
 // finish turns the arena into the command's strings.
 func (d *headerDecoder) finish(cmd *Command) {
-	arena := d.arenaText()
+	arena := string(d.arena)
 	cmd.Remark = d.remark.in(arena)
 	cmd.Language = d.language.in(arena)
 	cmd.ExtFields = d.extFields(arena)
-}
-
-// arenaText is the arena as one string: in textRoom when it fits (which is then used up), a copy
-// of its own otherwise. Nothing writes textRoom after, so the string never changes.
-func (d *headerDecoder) arenaText() string {
-	n := len(d.arena)
-	if n == 0 || n > len(d.textRoom) {
-		return string(d.arena)
-	}
-	b := d.textRoom[:n:n]
-	d.textRoom = nil
-	copy(b, d.arena)
-	return unsafe.String(&b[0], n)
 }
 
 func (d *headerDecoder) object(cmd *Command) error {
