@@ -142,7 +142,8 @@ func (c *CommitLog) Queue() *mmapfile.Queue { return c.q }
 // MinOffset is the first offset still in the log.
 func (c *CommitLog) MinOffset() int64 { return c.q.MinOffset() }
 
-// MaxOffset is the end of the written data.
+// MaxOffset is the end of the data put so far, under SYNC_FLUSH counting the records pending
+// for the next sync (which no reader sees before they are durable).
 func (c *CommitLog) MaxOffset() int64 {
 	pending := c.pendEnd.Load() // before the file's end: a drain publishes there, then clears it
 	return max(pending, c.q.MaxOffset())
