@@ -1,6 +1,7 @@
 package vfs_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -37,7 +38,7 @@ func BenchmarkDeviceSync(b *testing.B) {
 }
 
 // BenchmarkSegmentSync is BenchmarkDeviceSync a way into the segment, the two ways a CommitLog
-// can write: 64 MiB written first (a sync per MiB), then 1 KiB appended and its dirty range synced
+// can write: 8 or 64 MiB written first (a sync per MiB), then 1 KiB appended and its dirty range synced
 // (msync) per operation, the bytes stored to the mapping ("mapping", ASYNC_FLUSH's way) or written
 // with pwrite ("pwrite", SYNC_FLUSH's). It reports the p50 and p99 of write+sync. On the
 // project's ext4 machine the mapping's syncs took 1-3 ms there and pwrite's 0.1-0.3 ms
@@ -45,12 +46,17 @@ func BenchmarkDeviceSync(b *testing.B) {
 // file system.
 func BenchmarkSegmentSync(b *testing.B) {
 	for _, mode := range []string{"mapping", "pwrite"} {
-		b.Run(mode, func(b *testing.B) { benchSegmentSync(b, mode == "pwrite") })
+		for _, mib := range []int{8, 64} {
+			b.Run(fmt.Sprintf("%s/%dMiB", mode, mib), func(b *testing.B) {
+				benchSegmentSync(b, mode == "pwrite", mib<<20)
+			})
+		}
 	}
 }
 
-func benchSegmentSync(b *testing.B, pwrite bool) {
-	const size, before = 256 << 20, 64 << 20
+// benchSegmentSync writes before bytes of a segment first, then measures 1 KiB write+sync.
+func benchSegmentSync(b *testing.B, pwrite bool, before int) {
+	const size = 256 << 20
 	f, m := mappedSegment(b, size)
 	data, rec := m.Bytes(), make([]byte, 1024)
 	write := func(pos int) {
